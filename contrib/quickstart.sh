@@ -1,0 +1,92 @@
+#!/bin/sh
+# unotify quick start: installs what is missing (Debian/Ubuntu, as root), builds, then
+#   demo   runs a demonstration program under contrib/policies/demo.policy
+#   check  runs the whole test suite (plus an ASan/UBSan build of it) and prints
+#          one closing line "N passed, N failed, N skipped"
+# Usage: contrib/quickstart.sh demo|check
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+mode=${1:-demo}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Build and test dependencies, as Debian package names.
+build_pkgs="build-essential autoconf automake libtool pkg-config libseccomp-dev libcap-dev \
+libjson-c-dev libsystemd-dev"
+test_pkgs="python3 valgrind clang systemd runc crun busybox-static gnuplot-nox procps psmisc"
+
+say() { printf 'quickstart: %s\n' "$*" >&2; }
+
+missing_pkgs() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			printf '%s ' "$p"
+	done
+}
+
+install_deps() {
+	if ! command -v dpkg-query >/dev/null 2>&1; then
+		say "not a Debian system: install autotools, pkg-config and the development files of"
+		say "libseccomp, libcap, json-c and libsystemd with your package manager"
+		return 0
+	fi
+	missing=$(missing_pkgs "$@")
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		say "missing packages: $missing"
+		say "run this script as root to install them, or: apt-get install $missing"
+		exit 1
+	fi
+	say "installing: $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# configure_build DIR [CONFIGURE-ARGS...]: an out-of-tree build in DIR.
+configure_build() {
+	dir=$1
+	shift
+	[ -x configure ] || autoreconf -fi
+	mkdir -p "$dir"
+	(cd "$dir" && { [ -f Makefile ] || ../configure -q "$@"; } && make -s -j"$jobs")
+}
+
+run_demo() {
+	install_deps $build_pkgs
+	configure_build build --enable-werror
+	say "running contrib/demo/demo.sh under contrib/policies/demo.policy"
+	say "(the audit trail is on stderr: one line per decision taken by the supervisor)"
+	build/daemon/unotify run --policy contrib/policies/demo.policy -- contrib/demo/demo.sh
+}
+
+run_check() {
+	install_deps $build_pkgs $test_pkgs
+	autoreconf -fi >/dev/null 2>&1
+	status=0
+	configure_build build --enable-werror
+	(cd build && make -s -j"$jobs" check) || status=1
+	builds=build
+	if [ "${UNOTIFY_SKIP_SANITIZERS:-0}" != 1 ]; then
+		say "the same suite again, built with ASan and UBSan"
+		configure_build build-sanitizers --enable-werror --enable-sanitizers
+		(cd build-sanitizers && make -s -j"$jobs" check) || status=1
+		builds="build build-sanitizers"
+	else
+		say "SKIP: sanitizer build: UNOTIFY_SKIP_SANITIZERS=1"
+	fi
+	# shellcheck disable=SC2086
+	tests/summary.sh $builds || status=1
+	return $status
+}
+
+case "$mode" in
+demo) run_demo ;;
+check) run_check ;;
+*)
+	echo "usage: contrib/quickstart.sh demo|check" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Decodes a call's arguments for the audit trail. Only the registers the
+ * call takes are printed (the others hold whatever the caller left there);
+ * the path is the copy the supervisor read, never a second read of the
+ * target's memory.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "audit-args.h"
+#include "lib/util.h"
+#include "policy/policy.h"
+
+/*
+ * One letter an argument: d dirfd, p path, f open flags, m mode (octal),
+ * i signed integer, x anything else (hex).
+ */
+static const struct {
+	int nr;
+	const char *kinds;
+} audit_arg_kinds[] = {
+#ifdef SYS_open
+	{ SYS_open, "pfm" },
+#endif
+#ifdef SYS_creat
+	{ SYS_creat, "pm" },
+#endif
+	{ SYS_openat, "dpfm" },
+	{ SYS_openat2, "dpxi" },
+	{ SYS_read, "ixi" },
+	{ SYS_write, "ixi" },
+	{ SYS_close, "i" },
+	{ SYS_getpid, "" },
+	{ SYS_getppid, "" },
+	{ SYS_gettid, "" },
+	{ SYS_getuid, "" },
+	{ SYS_exit, "i" },
+	{ SYS_exit_group, "i" },
+	{ SYS_execve, "pxx" },
+	{ SYS_execveat, "dpxxi" },
+	{ SYS_socket, "iii" },
+	{ SYS_connect, "ixi" },
+	{ SYS_bind, "ixi" },
+	{ SYS_ioctl, "ixx" },
+	{ SYS_kill, "ii" },
+	{ SYS_ptrace, "iixx" },
+	{ SYS_unshare, "x" },
+	{ SYS_mount, "xxxxx" },
+	{ SYS_mkdirat, "dpm" },
+	{ SYS_unlinkat, "dpi" },
+	{ SYS_newfstatat, "dpxi" },
+	{ SYS_faccessat2, "dpii" },
+	{ SYS_uname, "x" },
+	{ SYS_clone, "xxxxx" },
+	{ SYS_clone3, "xi" },
+};
+
+static const char *audit_kinds(int nr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(audit_arg_kinds); i++)
+		if (audit_arg_kinds[i].nr == nr)
+			return audit_arg_kinds[i].kinds;
+	return "xxxxxx";
+}
+
+static void audit_put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void audit_put_open_flags(FILE *f, uint64_t flags)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} bits[] = {
+		/* Multi-bit flags first: O_TMPFILE contains O_DIRECTORY, O_SYNC O_DSYNC. */
+		{ O_TMPFILE, "O_TMPFILE" },
+		{ O_CREAT, "O_CREAT" },         { O_EXCL, "O_EXCL" },
+		{ O_NOCTTY, "O_NOCTTY" },       { O_TRUNC, "O_TRUNC" },
+		{ O_APPEND, "O_APPEND" },       { O_NONBLOCK, "O_NONBLOCK" },
+		{ O_SYNC, "O_SYNC" },           { O_DSYNC, "O_DSYNC" },
+		{ O_DIRECT, "O_DIRECT" },
+		{ O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
+		{ O_NOATIME, "O_NOATIME" },     { O_CLOEXEC, "O_CLOEXEC" },
+		{ O_PATH, "O_PATH" },
+	};
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+
+	fputs(modes[flags & O_ACCMODE], f);
+	flags &= ~(uint64_t)O_ACCMODE;
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+		if ((flags & bits[i].bit) == bits[i].bit && bits[i].bit) {
+			fprintf(f, "|%s", bits[i].name);
+			flags &= ~bits[i].bit;
+		}
+	if (flags)
+		fprintf(f, "|0x%llx", (unsigned long long)flags);
+}
+
+static void audit_put_arg(FILE *f, char kind, uint64_t v, const char *path_arg)
+{
+	switch (kind) {
+	case 'd':
+		if ((int)v == AT_FDCWD)
+			fputs("AT_FDCWD", f);
+		else
+			fprintf(f, "%d", (int)v);
+		break;
+	case 'p':
+		if (path_arg)
+			audit_put_string(f, path_arg);
+		else
+			fprintf(f, "0x%llx", (unsigned long long)v);
+		break;
+	case 'f':
+		audit_put_open_flags(f, v);
+		break;
+	case 'm':
+		fprintf(f, "0%llo", (unsigned long long)(v & 07777));
+		break;
+	case 'i':
+		fprintf(f, "%lld", (long long)v);
+		break;
+	default:
+		fprintf(f, "0x%llx", (unsigned long long)v);
+	}
+}
+
+void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_arg)
+{
+	const char *kinds = audit_kinds(nr);
+
+	fputc('(', f);
+	for (size_t i = 0; kinds[i] && i < 6; i++) {
+		if (i)
+			fputs(", ", f);
+		audit_put_arg(f, kinds[i], args[i], path_arg);
+	}
+	fputc(')', f);
+}
+
+const char *audit_errno_name(int err)
+{
+	const char *name = policy_errno_name(err);
+
+	return name ? name : "EUNKNOWN";
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Pieces of the audit trail: argument decoding and the journal sink. */
+#ifndef UNOTIFY_AUDIT_ARGS_H
+#define UNOTIFY_AUDIT_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "audit.h"
+
+/* "(AT_FDCWD, "/etc/shadow", O_RDONLY|O_CLOEXEC)": as many arguments as the call takes. */
+void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_arg);
+/* "EACCES", or "E<number>" for an errno without a name. Never NULL. */
+const char *audit_errno_name(int err);
+
+/* The journal sink (audit-journal.c, or audit-journal-none.c without libsystemd). */
+bool audit_journal_available(void);
+void audit_journal_write(const struct audit_record *r);
+
+#endif

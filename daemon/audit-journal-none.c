@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Built --without-systemd: there is no journal to write to. */
+#include "config.h"
+
+#include "audit-args.h"
+
+bool audit_journal_available(void)
+{
+	return false;
+}
+
+void audit_journal_write(const struct audit_record *r)
+{
+	(void)r;
+}

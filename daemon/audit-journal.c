@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The journal sink: one structured entry per decision. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <systemd/sd-journal.h>
+
+#include "audit-args.h"
+#include "policy/policy.h"
+
+bool audit_journal_available(void)
+{
+	return true;
+}
+
+void audit_journal_write(const struct audit_record *r)
+{
+	const char *name = policy_syscall_name(r->nr);
+	char nr[16];
+
+	snprintf(nr, sizeof(nr), "%d", r->nr);
+	sd_journal_send("MESSAGE=%s %s%s%s -> %s", r->sandbox ? r->sandbox : "run",
+			name ? name : nr, r->path ? " " : "", r->path ? r->path : "", r->verdict,
+			"PRIORITY=%d", strcmp(r->verdict, "deny") == 0 ? 5 : 6,
+			"SANDBOX=%s", r->sandbox ? r->sandbox : "", "PID=%d", (int)r->pid,
+			"SYSCALL=%s", name ? name : nr, "PATH=%s", r->path ? r->path : "",
+			"VERDICT=%s", r->verdict, "ERRNO=%s",
+			strcmp(r->verdict, "deny") == 0 ? audit_errno_name(r->error) : "",
+			"RULE_FILE=%s", r->rule_file ? r->rule_file : "", "RULE_LINE=%d",
+			r->rule_line, NULL);
+}

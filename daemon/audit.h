@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The audit trail: one record per decision taken in user space.
+ * Sinks: a stream (stderr or --log FILE) as text or JSON lines, or the
+ * journal with structured fields (SANDBOX, PID, SYSCALL, PATH, VERDICT).
+ */
+#ifndef UNOTIFY_AUDIT_H
+#define UNOTIFY_AUDIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum audit_format {
+	AUDIT_TEXT,
+	AUDIT_JSON,
+	AUDIT_JOURNAL,
+};
+
+struct audit_record {
+	const char *sandbox;   /* NULL for `unotify run` */
+	pid_t pid;
+	int nr;                /* native syscall number */
+	const uint64_t *args;  /* the 6 raw arguments */
+	const char *path_arg;  /* the path argument as read from the target, or NULL */
+	const char *path;      /* the path it resolved to, or NULL */
+	const char *verdict;   /* "allow", "deny", "kill", "log", "return" */
+	int error;             /* deny: errno */
+	int64_t value;         /* return: value */
+	const char *rule_file; /* the deciding rule, or NULL for default */
+	int rule_line;
+};
+
+struct audit;
+
+/* path NULL or "-": stderr. Returns -errno when the file cannot be opened. */
+int audit_open(const char *path, enum audit_format format, struct audit **ret);
+void audit_close(struct audit *a);
+/* Parses "text", "json" or "journal"; -EINVAL otherwise. */
+int audit_format_parse(const char *s, enum audit_format *ret);
+/* Thread-safe: one whole line per record. */
+void audit_write(struct audit *a, const struct audit_record *r);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Kernel ABI newer than the build host's headers. Debian 12 ships the 6.1
+ * uapi, which lacks SET_FLAGS and SYNC_WAKE_UP (6.6); configure probes each
+ * constant (AC_CHECK_DECLS) and we define what is missing here, once.
+ */
+#ifndef UNOTIFY_UAPI_H
+#define UNOTIFY_UAPI_H
+
+#include "config.h"
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+#if !HAVE_DECL_SECCOMP_IOCTL_NOTIF_SET_FLAGS
+/* SECCOMP_IOW(4, __u64); the flag itself is passed by value, not by pointer. */
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS _IOW(SECCOMP_IOC_MAGIC, 4, __u64)
+#endif
+#if !HAVE_DECL_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+#if !HAVE_DECL_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#if !HAVE_DECL_SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+#define SECCOMP_FILTER_FLAG_TSYNC_ESRCH (1UL << 4)
+#endif
+#if !HAVE_DECL_SECCOMP_ADDFD_FLAG_SEND
+#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
+#endif
+#if !HAVE_DECL_SYS_PIDFD_OPEN
+#define SYS_pidfd_open 434
+#endif
+#if !HAVE_DECL_SYS_PIDFD_GETFD
+#define SYS_pidfd_getfd 438
+#endif
+#if !HAVE_DECL_SYS_OPENAT2
+#define SYS_openat2 437
+#endif
+
+#endif

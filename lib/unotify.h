@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libunotify: the supervisor core of unotify.
+ *
+ * Every function returns 0 (or a count) on success and a negative errno on
+ * failure; out-parameters are named ret_* and written only on success.
+ * The library never prints and never exits: callers decide what to say.
+ */
+#ifndef UNOTIFY_H
+#define UNOTIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Kernel features, probed (never guessed from the version) ---- */
+
+struct unotify_features {
+	char kernel_release[65];
+	bool user_notif;         /* SECCOMP_RET_USER_NOTIF + NEW_LISTENER (5.0) */
+	bool sync_wake_up;       /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6) */
+	bool addfd;              /* SECCOMP_IOCTL_NOTIF_ADDFD (5.9) */
+	bool addfd_send;         /* SECCOMP_ADDFD_FLAG_SEND (5.14) */
+	bool wait_killable_recv; /* SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (5.19) */
+	bool tsync_esrch;        /* SECCOMP_FILTER_FLAG_TSYNC_ESRCH (5.7) */
+	bool pidfd_open;         /* pidfd_open(2) (5.3) */
+	bool pidfd_getfd;        /* pidfd_getfd(2) (5.6) */
+	bool process_vm_readv;   /* process_vm_readv(2), may be disabled by the kernel config */
+	bool openat2;            /* openat2(2) (5.6) */
+};
+
+/* Probes every feature once per process (cached; thread-safe). */
+int unotify_features_probe(struct unotify_features *ret);
+/* Name of the n-th feature and its value; -ENOENT past the last one. */
+int unotify_features_get(const struct unotify_features *f, size_t n, const char **ret_name,
+			 bool *ret_available);
+
+/* ---- Listener: one seccomp notification fd ---- */
+
+typedef struct unotify_listener unotify_listener;
+
+/* Adopts fd (closed by unotify_listener_free, also on failure of this call). */
+int unotify_listener_new(int fd, unotify_listener **ret);
+void unotify_listener_free(unotify_listener *l);
+int unotify_listener_fd(const unotify_listener *l);
+
+/*
+ * Turns the same-CPU hand-off (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) on or off.
+ * Returns -EOPNOTSUPP when the kernel does not support it; the listener then
+ * works without it and unotify_listener_sync() says false.
+ */
+int unotify_listener_set_sync(unotify_listener *l, bool on);
+bool unotify_listener_sync(const unotify_listener *l);
+
+/*
+ * Blocks in SECCOMP_IOCTL_NOTIF_RECV (so the same-CPU wake-up applies) until a
+ * notification arrives. *ret points into the listener's buffer, valid until
+ * the next receive. EINTR is retried. Returns:
+ *   0        a notification;
+ *   -ENOENT  one arrived but its target died or was interrupted: call again;
+ *   -EPIPE   no task uses the filter any more: supervision is over.
+ */
+int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret);
+
+/*
+ * Replies. -ENOENT means the target died or was interrupted meanwhile: an
+ * ordinary event, nothing to do.
+ */
+int unotify_reply_value(unotify_listener *l, uint64_t id, int64_t val);
+int unotify_reply_errno(unotify_listener *l, uint64_t id, int err);
+/* Let the kernel run the call. Only after deciding on register values. */
+int unotify_reply_continue(unotify_listener *l, uint64_t id);
+/*
+ * Installs srcfd in the target (ADDFD with SEND) and completes the call with
+ * the new fd number as its result. flags: O_CLOEXEC or 0.
+ * Returns the target's fd number.
+ */
+int unotify_reply_addfd(unotify_listener *l, uint64_t id, int srcfd, unsigned int flags);
+/* Installs srcfd without completing the call; newfd >= 0 chooses the number (SETFD). */
+int unotify_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd, unsigned int flags);
+/* 0 while the notification is pending, -ENOENT once its target is gone. */
+int unotify_id_valid(unotify_listener *l, uint64_t id);
+
+/* ---- Target memory (each read checked with ID_VALID before it returns) ---- */
+
+/* Reads exactly len bytes at addr; -EFAULT when unmapped. */
+int unotify_mem_read(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
+		     void *buf, size_t len);
+/*
+ * Reads a NUL-terminated string of at most size-1 bytes; -ENAMETOOLONG when
+ * none ends within size bytes. Returns the length.
+ */
+int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
+			    char *buf, size_t size);
+/* Writes len bytes at addr (out-parameters of emulated calls). */
+int unotify_mem_write(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
+		      const void *buf, size_t len);
+
+/* ---- Supervision loop ---- */
+
+enum unotify_verdict_kind {
+	UNOTIFY_VERDICT_ERRNO,    /* fail the call with .error */
+	UNOTIFY_VERDICT_VALUE,    /* complete the call with .value */
+	UNOTIFY_VERDICT_CONTINUE, /* let the kernel run it (register-only decisions) */
+	UNOTIFY_VERDICT_FD,       /* inject .fd (closed afterwards) with .fd_flags, as the result */
+	UNOTIFY_VERDICT_REPLIED,  /* the callback has replied itself */
+};
+
+struct unotify_verdict {
+	enum unotify_verdict_kind kind;
+	int error;
+	int64_t value;
+	int fd;
+	unsigned int fd_flags;
+};
+
+/*
+ * Decides one notification. Returning a negative errno fails the call with
+ * ENOSYS (fail closed) and goes on.
+ */
+typedef int (*unotify_decide_fn)(unotify_listener *l, const struct seccomp_notif *req,
+				 struct unotify_verdict *ret, void *userdata);
+/* Called after each reply with the time from receive to reply (ns). May be NULL. */
+typedef void (*unotify_replied_fn)(const struct seccomp_notif *req,
+				   const struct unotify_verdict *verdict, int reply_result,
+				   uint64_t ns, void *userdata);
+
+struct unotify_loop_ops {
+	unotify_decide_fn decide;
+	unotify_replied_fn replied;
+	void *userdata;
+};
+
+/* Applies a verdict to a notification; closes verdict->fd for UNOTIFY_VERDICT_FD. */
+int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdict *verdict);
+
+/*
+ * Supervises in the calling thread, blocking in RECV, until no task uses the
+ * filter (returns 0) or a hard error (negative errno). *stop, when not NULL,
+ * is checked after every notification.
+ */
+int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		      const volatile bool *stop);
+
+/* ---- Filters ---- */
+
+/*
+ * The gate: a prefix of BPF that sends one recognisable call to the listener
+ * whatever the rest of the filter says, so a freshly spawned child can wait
+ * for its supervisor before it execs. unotify_spawn() uses it; decide
+ * callbacks see it only if the target itself makes this exact call.
+ */
+#define UNOTIFY_GATE_IOCTL_FD  (-1)
+#define UNOTIFY_GATE_IOCTL_CMD 0x554e4f01UL /* 'U' 'N' 'O' 1 */
+bool unotify_is_gate(const struct seccomp_notif *req);
+
+/* ---- Spawn a supervised program ---- */
+
+struct unotify_spawn_attr {
+	const char *path;          /* program to exec (searched in PATH when it has no '/') */
+	char *const *argv;
+	char *const *envp;         /* NULL: the caller's environment */
+	const struct sock_fprog *filter; /* loaded last before exec, with NEW_LISTENER */
+	const char *user;          /* NULL or a user name / uid: setgroups+setgid+setuid */
+	bool drop_caps;            /* drop every capability (bounding, inheritable, ambient) */
+	const char *keep_caps;     /* NULL or "cap_net_bind_service,cap_chown": keep only these */
+	int cpu;                   /* >= 0: pin the child to this CPU */
+	int stdio_fds[3];          /* -1: inherit */
+};
+
+struct unotify_child {
+	pid_t pid;
+	int pidfd;
+	int listener_fd;
+	int exec_status_fd;        /* read end: an int errno if exec failed, EOF once exec'd */
+};
+
+/*
+ * Forks, prepares the child (user, capabilities, affinity, no_new_privs),
+ * loads the filter with NEW_LISTENER (and WAIT_KILLABLE_RECV when the kernel
+ * has it), takes the listener with pidfd_getfd, releases the child through
+ * the gate and returns. The child then execs.
+ */
+int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret);
+/* Reads the child's exec result: 0 once exec'd, the errno exec failed with, or -errno. */
+int unotify_child_exec_result(struct unotify_child *c);
+/* Waits for the child; returns its status as a shell would (128+signal when killed). */
+int unotify_child_wait(struct unotify_child *c);
+void unotify_child_close(struct unotify_child *c);
+
+/* ---- Calls performed on the target's behalf ---- */
+
+/*
+ * An open the target asked for, performed by the supervisor so that no
+ * racing thread can change what was decided on: resolution happens in the
+ * target's root, relative to its cwd or dirfd, with its fsuid, fsgid,
+ * supplementary groups, effective capabilities and umask, exactly as the
+ * kernel would resolve it for the target.
+ */
+struct unotify_open_how {
+	int dirfd;         /* the target's dirfd, or AT_FDCWD */
+	const char *path;  /* copied out of the target's memory by the caller */
+	uint64_t flags;    /* O_* as the target passed them */
+	uint64_t mode;
+	uint64_t resolve;  /* RESOLVE_* (openat2) */
+};
+
+struct unotify_open_plan {
+	/*
+	 * The path the call resolves to, absolute, as the target sees it (its
+	 * root is "/"). When resolution failed (error != 0) this is the best
+	 * lexical guess, so a policy can still deny it without revealing whether
+	 * the file exists.
+	 */
+	char path[4096];
+	int error;          /* errno the target's own open would get while resolving, or 0 */
+	bool creates;       /* the file does not exist yet and O_CREAT will create it */
+	/* private to lib/ */
+	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating */
+	char base[256];     /* last component when creating */
+	struct unotify_open_how how;
+	void *context;
+};
+
+/*
+ * Resolves the open in the target's context. ret->path and ret->error are
+ * what a policy decides on. Returns 0, or -ENOENT when the target is gone,
+ * or another -errno when the supervisor itself failed (fail closed).
+ * Call unotify_open_plan_release() afterwards in every case where 0 was returned.
+ */
+int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
+			 const struct unotify_open_how *how, struct unotify_open_plan *ret);
+/*
+ * Performs the planned open with the target's flags and credentials and
+ * returns the new fd (ready for unotify_reply_addfd), or the -errno the
+ * target would have got.
+ */
+int unotify_open_perform(struct unotify_open_plan *plan);
+void unotify_open_plan_release(struct unotify_open_plan *plan);
+
+/*
+ * Prepares the calling thread for impersonation (its own root, cwd and
+ * umask: unshare(CLONE_FS)). Once per supervising thread, before any open.
+ */
+int unotify_thread_init(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy language: parse, check, compile, evaluate.
+ *
+ * Pure: no fork, no sockets, no kernel calls but libseccomp's filter
+ * building, so every piece can be unit-tested and fuzzed.
+ *
+ * Semantics: rules are read top to bottom and the first that matches a call
+ * decides it; `default` decides what no rule matches. The compiler splits the
+ * rules into a kernel layer (a libseccomp filter that settles every call it
+ * can exactly as the rule list would) and a user-space layer (calls the
+ * kernel sends to the supervisor with SCMP_ACT_NOTIFY, decided by
+ * policy_evaluate over the same rule list), so the result never depends on
+ * the layer a rule lands in.
+ */
+#ifndef UNOTIFY_POLICY_H
+#define UNOTIFY_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/filter.h>
+
+enum policy_action {
+	POLICY_ALLOW,
+	POLICY_DENY,   /* fails the call with an errno (EPERM when none is written) */
+	POLICY_KILL,   /* kills the process */
+	POLICY_LOG,    /* allows it and records it in the audit trail */
+	POLICY_RETURN, /* the supervisor completes the call with a value */
+};
+
+enum policy_severity {
+	POLICY_ERROR,
+	POLICY_WARNING,
+};
+
+/* One message about a policy: file:line:col: severity: message (hint). */
+struct policy_diag {
+	char *file;
+	int line;
+	int col;
+	enum policy_severity severity;
+	char *message;
+	char *hint; /* NULL or "did you mean 'openat'?" */
+};
+
+struct policy_diags {
+	struct policy_diag *items;
+	size_t count;
+	size_t errors;
+	size_t warnings;
+};
+
+void policy_diags_free(struct policy_diags *d);
+/* Prints every diagnostic as FILE:LINE:COL: error: MESSAGE (HINT). */
+void policy_diags_print(const struct policy_diags *d, FILE *out);
+
+struct policy;
+
+struct policy *policy_new(void);
+void policy_free(struct policy *p);
+
+/*
+ * Adds the rules of a policy text. name is what diagnostics call it (a file
+ * name, or "--rule 1"). Every error is collected in diags, not just the
+ * first; returns -EINVAL when there was at least one error, and the policy
+ * must then not be used.
+ */
+int policy_parse_text(struct policy *p, const char *name, const char *text,
+		      struct policy_diags *diags);
+int policy_parse_file(struct policy *p, const char *path, struct policy_diags *diags);
+/*
+ * Checks the whole policy once every text is added (unreachable rules,
+ * missing default, ...). Adds its findings to diags; -EINVAL on error.
+ */
+int policy_finish(struct policy *p, struct policy_diags *diags);
+
+/* ---- Compile ---- */
+
+struct policy_program {
+	struct sock_fprog bpf;     /* the kernel layer, for the native arch; foreign arches killed */
+	bool *notified;            /* indexed by native syscall number: sent to the supervisor */
+	size_t nr_max;
+};
+
+/* Builds the kernel layer. */
+int policy_compile(const struct policy *p, struct policy_program **ret);
+void policy_program_free(struct policy_program *prog);
+/* libseccomp's pseudo filter code of the kernel layer (for explain/debug). */
+int policy_export_pfc(const struct policy *p, int fd);
+
+/* ---- Evaluate (the user-space layer) ---- */
+
+/* What the supervisor knows of one call. */
+struct policy_call {
+	int nr;              /* native syscall number */
+	uint64_t args[6];
+};
+
+/*
+ * Supplies the call's resolved path when a rule needs it. Called at most once
+ * per evaluation, and only when a rule with path= is reached. Returns 0 and
+ * the path, or -errno (the call is then denied with the errno the path rule
+ * would give, fail closed).
+ */
+typedef int (*policy_path_fn)(void *userdata, const char **ret_path);
+
+struct policy_decision {
+	enum policy_action action;
+	int error;               /* POLICY_DENY: the errno */
+	int64_t value;           /* POLICY_RETURN: the value */
+	int line;                /* the rule that decided (0: default) */
+	const char *file;        /* its file */
+	bool path_consulted;     /* a path was read to decide: never CONTINUE */
+};
+
+int policy_evaluate(const struct policy *p, const struct policy_call *call,
+		    policy_path_fn get_path, void *userdata, struct policy_decision *ret);
+
+/* ---- Names ---- */
+
+/* Native syscall number of name, or -ENOENT. */
+int policy_syscall_resolve(const char *name);
+/* Name of a native syscall number; NULL when unknown. Static storage. */
+const char *policy_syscall_name(int nr);
+/* Does this syscall take a path that path= can match (open, openat, openat2, creat)? */
+bool policy_syscall_has_path(int nr);
+/* Errno by name ("EACCES") or number ("13"); -EINVAL when neither. */
+int policy_errno_parse(const char *s);
+/* "EACCES" for 13; NULL when unknown. */
+const char *policy_errno_name(int err);
+const char *policy_action_name(enum policy_action a);
+
+/* Glob match: '*' and '?' within one path component, '**' across. */
+bool policy_glob_match(const char *pattern, const char *path);
+
+/* ---- Introspection (explain, check) ---- */
+
+size_t policy_rule_count(const struct policy *p);
+/* Writes a human description of rule i ("openat path=/etc/shadow -> deny EACCES"). */
+int policy_rule_describe(const struct policy *p, size_t i, char *buf, size_t size);
+
+#endif
