@@ -123,7 +123,8 @@ struct unotify_verdict {
 
 /*
  * Decides one notification. Returning a negative errno fails the call with
- * ENOSYS (fail closed) and goes on.
+ * ENOSYS (fail closed) and goes on; -ENOTRECOVERABLE (the thread is no
+ * longer trustworthy, see unotify_open_perform) also ends unotify_supervise.
  */
 typedef int (*unotify_decide_fn)(unotify_listener *l, const struct seccomp_notif *req,
 				 struct unotify_verdict *ret, void *userdata);
@@ -143,8 +144,8 @@ int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdi
 
 /*
  * Supervises in the calling thread, blocking in RECV, until no task uses the
- * filter (returns 0) or a hard error (negative errno). *stop, when not NULL,
- * is checked after every notification.
+ * filter (returns 0) or a hard error (negative errno, -ENOTRECOVERABLE from
+ * decide included). *stop, when not NULL, is checked after every notification.
  */
 int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		      const volatile bool *stop);
@@ -179,17 +180,22 @@ struct unotify_child {
 	pid_t pid;
 	int pidfd;
 	int listener_fd;
-	int exec_status_fd;        /* read end: an int errno if exec failed, EOF once exec'd */
+	int exec_status_fd;        /* socket: an int errno if exec failed, EOF once exec'd */
 };
 
 /*
  * Forks, prepares the child (user, capabilities, affinity, no_new_privs),
  * loads the filter with NEW_LISTENER (and WAIT_KILLABLE_RECV when the kernel
  * has it), takes the listener with pidfd_getfd, releases the child through
- * the gate and returns. The child then execs.
+ * the gate and returns. The child then execs. -ENOENT / -EACCES: the program
+ * was not found / cannot be executed; -ESRCH: unknown user.
  */
 int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret);
-/* Reads the child's exec result: 0 once exec'd, the errno exec failed with, or -errno. */
+/*
+ * The child's exec result: 0 once exec'd, the (positive) errno exec failed
+ * with, or -errno. Never blocks: -EAGAIN until the child has exec'd or
+ * exited; may be asked again.
+ */
 int unotify_child_exec_result(struct unotify_child *c);
 /* Waits for the child; returns its status as a shell would (128+signal when killed). */
 int unotify_child_wait(struct unotify_child *c);
@@ -217,7 +223,8 @@ struct unotify_open_plan {
 	 * The path the call resolves to, absolute, as the target sees it (its
 	 * root is "/"). When resolution failed (error != 0) this is the best
 	 * lexical guess, so a policy can still deny it without revealing whether
-	 * the file exists.
+	 * the file exists. For O_TMPFILE it is the directory. /proc/self and
+	 * /proc/thread-self resolve to the target's own entries.
 	 */
 	char path[4096];
 	int error;          /* errno the target's own open would get while resolving, or 0 */
@@ -240,14 +247,19 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 /*
  * Performs the planned open with the target's flags and credentials and
  * returns the new fd (ready for unotify_reply_addfd), or the -errno the
- * target would have got.
+ * target would have got. O_PATH: ADDFD refuses O_PATH files, so a directory
+ * or regular file is opened read-only as the target, anything else gives
+ * -EOPNOTSUPP. A FIFO never blocks the supervisor. -ENOTRECOVERABLE (also
+ * from prepare and thread_init): the thread could not be restored to its own
+ * credentials or root; stop supervising with it.
  */
 int unotify_open_perform(struct unotify_open_plan *plan);
 void unotify_open_plan_release(struct unotify_open_plan *plan);
 
 /*
  * Prepares the calling thread for impersonation (its own root, cwd and
- * umask: unshare(CLONE_FS)). Once per supervising thread, before any open.
+ * umask: unshare(CLONE_FS)). Once per supervising thread; unotify_open_prepare
+ * calls it if it was not done.
  */
 int unotify_thread_init(void);
 

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The listener: each seccomp notification ioctl is wrapped here, once, with
+ * its ENOENT/EINTR semantics documented at the wrapper.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "uapi.h"
+#include "util.h"
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/*
+ * The kernel tells the sizes of its structs; a newer kernel may have grown
+ * them. We never allocate less than our headers' structs either, so reading
+ * the fields we know is always in bounds.
+ */
+static int listener_get_sizes(struct seccomp_notif_sizes *ret)
+{
+	struct seccomp_notif_sizes s = { 0 };
+
+	/*
+	 * A kernel that gave us a listener has this call: ENOSYS comes from an
+	 * emulator (valgrind 3.19 does not know seccomp(2)); our headers' sizes
+	 * are the only ones such a caller can use anyway.
+	 */
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s) < 0 && errno != ENOSYS)
+		return negative_errno();
+	s.seccomp_notif = MAX(s.seccomp_notif, (__u16)sizeof(struct seccomp_notif));
+	s.seccomp_notif_resp = MAX(s.seccomp_notif_resp, (__u16)sizeof(struct seccomp_notif_resp));
+	s.seccomp_data = MAX(s.seccomp_data, (__u16)sizeof(struct seccomp_data));
+	if (s.seccomp_notif_resp > LISTENER_RESP_MAX)
+		return -EOVERFLOW;
+	*ret = s;
+	return 0;
+}
+
+int unotify_listener_new(int fd, unotify_listener **ret)
+{
+	_cleanup_close_ int owned = fd;
+	_cleanup_free_ struct unotify_listener *l = NULL;
+	int r;
+
+	if (fd < 0)
+		return -EBADF;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	r = listener_get_sizes(&l->sizes);
+	if (r < 0)
+		return r;
+	l->req = calloc(1, l->sizes.seccomp_notif);
+	if (!l->req)
+		return -ENOMEM;
+	l->fd = steal_fd(&owned);
+	*ret = steal_pointer(&l);
+	return 0;
+}
+
+int listener_release_fd(struct unotify_listener *l)
+{
+	int fd = l->fd;
+
+	free(l->req);
+	free(l);
+	return fd;
+}
+
+void unotify_listener_free(unotify_listener *l)
+{
+	if (!l)
+		return;
+	close(listener_release_fd(l));
+}
+
+int unotify_listener_fd(const unotify_listener *l)
+{
+	return l->fd;
+}
+
+/*
+ * SET_FLAGS takes the flag BY VALUE although its number says __u64: a pointer
+ * is an unknown flag (EINVAL). Kernels before 6.6 answer EINVAL or ENOTTY:
+ * both mean "not supported", remembered so that we never ask again.
+ */
+int unotify_listener_set_sync(unotify_listener *l, bool on)
+{
+	unsigned long flags = on ? SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP : 0;
+
+	if (l->sync_unsupported)
+		return on ? -EOPNOTSUPP : 0;
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags, 0) < 0) {
+		if (errno != EINVAL && errno != ENOTTY)
+			return negative_errno();
+		l->sync_unsupported = true;
+		l->sync = false;
+		return on ? -EOPNOTSUPP : 0;
+	}
+	l->sync = on;
+	return 0;
+}
+
+bool unotify_listener_sync(const unotify_listener *l)
+{
+	return l->sync;
+}
+
+/* POLLHUP on the listener: no task uses the filter any more (5.8+). */
+static bool listener_hung_up(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
+}
+
+/*
+ * RECV blocks (no poll/epoll in front: a blocking RECV is what receives the
+ * same-CPU wake-up). The kernel wants a zeroed buffer. EINTR: retried.
+ * ENOENT: a notification arrived but its target died or was interrupted
+ * before we got it, or the filter has no task left (the kernel wakes a
+ * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE.
+ */
+int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
+{
+	for (;;) {
+		memset(l->req, 0, l->sizes.seccomp_notif);
+		if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, l->req) == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOENT)
+			return listener_hung_up(l->fd) ? -EPIPE : -ENOENT;
+		return negative_errno();
+	}
+	*ret = l->req;
+	return 0;
+}
+
+/*
+ * SEND. ENOENT: the target died or a signal interrupted the call meanwhile
+ * (without WAIT_KILLABLE_RECV any signal does): ordinary, nothing to do.
+ * EINTR: retried (the reply was not taken).
+ */
+static int listener_send(unotify_listener *l, uint64_t id, int64_t val, int32_t error,
+			 uint32_t flags)
+{
+	union {
+		struct seccomp_notif_resp resp;
+		char bytes[LISTENER_RESP_MAX];
+	} u;
+
+	memset(&u, 0, l->sizes.seccomp_notif_resp);
+	u.resp = (struct seccomp_notif_resp){ .id = id, .val = val, .error = error, .flags = flags };
+	while (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &u.resp) < 0)
+		if (errno != EINTR)
+			return negative_errno();
+	return 0;
+}
+
+int unotify_reply_value(unotify_listener *l, uint64_t id, int64_t val)
+{
+	return listener_send(l, id, val, 0, 0);
+}
+
+/* err is a positive errno; 0 would turn the denial into a success. */
+int unotify_reply_errno(unotify_listener *l, uint64_t id, int err)
+{
+	if (err <= 0 || err > 4095)
+		return -EINVAL;
+	return listener_send(l, id, 0, -err, 0);
+}
+
+int unotify_reply_continue(unotify_listener *l, uint64_t id)
+{
+	return listener_send(l, id, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+}
+
+/*
+ * ADDFD. Returns the fd number in the target. ENOENT: the target is gone or
+ * was interrupted (as for SEND). EINTR: retried; the fd was not installed.
+ * With SEND the call completes atomically with the fd as its result.
+ */
+static int listener_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd,
+			  unsigned int flags, uint32_t addfd_flags)
+{
+	struct seccomp_notif_addfd a = {
+		.id = id,
+		.flags = addfd_flags,
+		.srcfd = (uint32_t)srcfd,
+		.newfd = newfd >= 0 ? (uint32_t)newfd : 0,
+		.newfd_flags = flags,
+	};
+	int r;
+
+	if (srcfd < 0 || (flags & ~(unsigned int)O_CLOEXEC))
+		return -EINVAL;
+	do
+		r = ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? negative_errno() : r;
+}
+
+int unotify_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd, unsigned int flags)
+{
+	return listener_addfd(l, id, srcfd, newfd, flags, newfd >= 0 ? SECCOMP_ADDFD_FLAG_SETFD : 0);
+}
+
+/*
+ * Kernels 5.9 to 5.13 have ADDFD but not its SEND flag (EINVAL: every other
+ * cause of EINVAL is excluded by listener_addfd): install, then reply with
+ * the number. Not atomic: the target may be interrupted in between and keep
+ * an fd it does not know of; the best such a kernel allows.
+ */
+int unotify_reply_addfd(unotify_listener *l, uint64_t id, int srcfd, unsigned int flags)
+{
+	int r, s;
+
+	r = listener_addfd(l, id, srcfd, -1, flags, SECCOMP_ADDFD_FLAG_SEND);
+	if (r != -EINVAL)
+		return r;
+	r = listener_addfd(l, id, srcfd, -1, flags, 0);
+	if (r < 0)
+		return r;
+	s = unotify_reply_value(l, id, r);
+	return s < 0 ? s : r;
+}
+
+/* ID_VALID: 0 while pending; ENOENT once the target is gone or interrupted. */
+int unotify_id_valid(unotify_listener *l, uint64_t id)
+{
+	while (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
+		if (errno != EINTR)
+			return negative_errno();
+	return 0;
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Opens performed on the target's behalf. A supervisor must never decide on
+ * a path read from the target's memory and then let the kernel run the call
+ * (CONTINUE): another thread of the target can change the memory in between.
+ * So the supervisor resolves the path itself, as the target (target.c,
+ * resolve.c), lets the policy decide on the result, and performs the open on
+ * exactly what was resolved: the file is reopened through its O_PATH fd, a
+ * new one is created by name in its pinned parent directory, never by path
+ * again. The fd is then injected (ADDFD with SEND) by the caller.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
+
+#include "internal.h"
+#include "target.h"
+#include "uapi.h"
+#include "util.h"
+
+#ifndef RESOLVE_NO_XDEV
+#define RESOLVE_NO_XDEV       0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH       0x08
+#define RESOLVE_IN_ROOT       0x10
+#endif
+#ifndef RESOLVE_CACHED
+#define RESOLVE_CACHED 0x20
+#endif
+#define OPEN_VALID_RESOLVE                                                                 \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
+	 RESOLVE_IN_ROOT | RESOLVE_CACHED)
+
+/*
+ * The kernel's own O_* values where glibc's differ: glibc's O_LARGEFILE is 0
+ * on 64-bit ABIs, its O_TMPFILE and O_SYNC include O_DIRECTORY and O_DSYNC.
+ */
+#if defined(__aarch64__) || defined(__arm__)
+#define KERNEL_O_LARGEFILE 0400000
+#elif defined(__powerpc__)
+#define KERNEL_O_LARGEFILE 0200000
+#else
+#define KERNEL_O_LARGEFILE 0100000
+#endif
+#define KERNEL_O_TMPFILE (O_TMPFILE & ~O_DIRECTORY)
+#define KERNEL_O_SYNC    (O_SYNC & ~O_DSYNC)
+#define OPEN_VALID_FLAGS                                                                   \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
+	 O_ASYNC | O_DIRECT | KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |     \
+	 O_CLOEXEC | O_PATH | KERNEL_O_SYNC | KERNEL_O_TMPFILE)
+#define OPEN_PATH_FLAGS (O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
+
+/* Behind plan->context: what perform needs besides the public fields. */
+struct open_context {
+	struct target target;
+	uint64_t flags;  /* as the kernel keeps them after build_open_flags() */
+	uint64_t resolve;
+	mode_t mode;
+	mode_t type;     /* S_IFMT of what was resolved */
+};
+
+/*
+ * build_open_how() and build_open_flags(): open/openat/creat silently drop
+ * what is unknown, openat2 refuses it. Returns the errno the target's call
+ * fails with before any lookup, or 0.
+ */
+static int open_flags_check(int nr, const struct unotify_open_how *how, struct open_context *c)
+{
+	uint64_t flags = how->flags;
+	uint64_t mode = how->mode;
+
+	c->resolve = 0;
+	if (nr != SYS_openat2) {
+		flags = (unsigned int)flags & OPEN_VALID_FLAGS;
+		if (flags & O_PATH)
+			flags &= OPEN_PATH_FLAGS;
+		mode &= 07777;
+		if (!(flags & (O_CREAT | KERNEL_O_TMPFILE)))
+			mode = 0;
+	} else {
+		if (flags & ~(uint64_t)OPEN_VALID_FLAGS)
+			return EINVAL;
+		if (how->resolve & ~(uint64_t)OPEN_VALID_RESOLVE)
+			return EINVAL;
+		if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT))
+			return EINVAL;
+		if ((flags & (O_CREAT | KERNEL_O_TMPFILE)) ? (mode & ~07777ULL) != 0 : mode != 0)
+			return EINVAL;
+		c->resolve = how->resolve;
+	}
+	c->flags = flags & ~(uint64_t)O_CLOEXEC;
+	c->mode = (mode_t)mode;
+	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+		return EINVAL;
+	if ((flags & KERNEL_O_TMPFILE) &&
+	    (!(flags & O_DIRECTORY) || (flags & O_ACCMODE) == O_RDONLY))
+		return EINVAL;
+	if ((flags & O_PATH) && (flags & ~(uint64_t)OPEN_PATH_FLAGS))
+		return EINVAL;
+	if ((c->resolve & RESOLVE_CACHED) && (flags & (O_TRUNC | O_CREAT | KERNEL_O_TMPFILE)))
+		return EAGAIN;
+	return 0;
+}
+
+/* Resolves in the target's shoes; returns -errno only for our own failures. */
+static int open_resolve(const struct unotify_open_how *how, struct open_context *c,
+			struct resolved *res)
+{
+	struct resolve_how rh = {
+		.start = -1, .path = how->path, .flags = c->flags, .resolve = c->resolve,
+	};
+	_cleanup_close_ int start = -1;
+	struct target_saved saved;
+	int r, q;
+
+	/* The dirfd matters only to a relative path (or any path in RESOLVE_IN_ROOT). */
+	if (how->path[0] != '/' || (c->resolve & RESOLVE_IN_ROOT)) {
+		start = target_open_dir(&c->target, how->dirfd);
+		if (start < 0) {
+			res->error = -start == ENOENT ? EBADF : -start;
+			return resolve_lexical("/", how->path, res->path, sizeof(res->path));
+		}
+		rh.start = start;
+	}
+	r = target_enter(&c->target, &saved);
+	if (r < 0)
+		return r;
+	r = resolve_walk(&c->target, &rh, res);
+	q = target_leave(&saved);
+	if (q < 0) {
+		if (res->fd >= 0)
+			close(res->fd);
+		res->fd = -1;
+		return q;
+	}
+	return r;
+}
+
+static void open_fill_plan(struct unotify_open_plan *plan, const struct unotify_open_how *how,
+			   const struct resolved *res)
+{
+	memcpy(plan->path, res->path, sizeof(plan->path));
+	plan->error = res->error;
+	plan->creates = res->error == 0 && res->creates;
+	plan->pathfd = res->error == 0 ? res->fd : -1;
+	memcpy(plan->base, res->base, sizeof(plan->base));
+	plan->how = *how;
+	plan->how.path = NULL; /* the caller's buffer: not ours to keep */
+}
+
+int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
+			 const struct unotify_open_how *how, struct unotify_open_plan *ret)
+{
+	_cleanup_free_ struct open_context *c = NULL;
+	_cleanup_free_ struct resolved *res = NULL;
+	int r;
+
+	if (!l || !req || !how || !how->path || !ret)
+		return -EINVAL;
+	r = unotify_thread_init();
+	if (r < 0)
+		return r;
+	c = calloc(1, sizeof(*c));
+	res = calloc(1, sizeof(*res));
+	if (!c || !res)
+		return -ENOMEM;
+	res->fd = -1;
+	r = target_read(l, req, &c->target);
+	if (r < 0)
+		return r;
+	res->error = open_flags_check(req->data.nr, how, c);
+	if (res->error == 0 && how->path[0] == '\0')
+		res->error = ENOENT;
+	if (res->error == 0 && strlen(how->path) >= PATH_MAX)
+		res->error = ENAMETOOLONG;
+	if (res->error == 0)
+		r = open_resolve(how, c, res);
+	else
+		r = resolve_lexical("/", how->path, res->path, sizeof(res->path));
+	/* Whatever we resolved is the target's only while its call is pending. */
+	if (r == 0 && unotify_id_valid(l, req->id) < 0)
+		r = -ENOENT;
+	if (r < 0) {
+		if (res->fd >= 0)
+			close(res->fd);
+		target_release(&c->target);
+		return r;
+	}
+	c->type = res->type;
+	open_fill_plan(ret, how, res);
+	if (res->error && res->fd >= 0)
+		close(res->fd);
+	ret->context = steal_pointer(&c);
+	return 0;
+}
+
+/*
+ * O_PATH. The kernel's ADDFD takes no O_PATH file (fget() skips them: EBADF),
+ * so the target cannot get one from us, and CONTINUE would let a racing
+ * thread swap the path. A directory or a regular file is opened read-only
+ * instead, as the target (so only if it may read it): it does all an O_PATH
+ * fd does (fstat, fchdir, *at() calls, /proc/self/fd) and reads what the
+ * target could read anyway. Anything else (a symlink itself, a device, a
+ * FIFO, a socket: opening those is not side-effect free) is refused with
+ * EOPNOTSUPP, which is also what glibc's lchmod() answers for a symlink.
+ */
+static int open_path_flags(const struct open_context *c)
+{
+	if (c->type == S_IFDIR)
+		return O_RDONLY | O_DIRECTORY;
+	if (c->type == S_IFREG)
+		return O_RDONLY;
+	return -EOPNOTSUPP;
+}
+
+/* Reopens the resolved file through its fd: same inode, same mount, no second lookup. */
+static int open_reopen(const struct unotify_open_plan *plan, const struct open_context *c)
+{
+	int flags = (int)(c->flags & ~(uint64_t)(O_CREAT | O_EXCL | O_NOFOLLOW));
+	char name[64];
+	int fd;
+
+	if (c->flags & O_PATH) {
+		flags = open_path_flags(c);
+		if (flags < 0)
+			return flags;
+	}
+	snprintf(name, sizeof(name), "self/fd/%d", plan->pathfd);
+	/*
+	 * A FIFO's open blocks until the other end opens: the supervisor must
+	 * not. It is opened non-blocking and made blocking again, so a reader
+	 * does not wait for a writer and a writer without reader gets ENXIO.
+	 */
+	if (c->type == S_IFIFO && !(flags & O_NONBLOCK)) {
+		fd = openat(target_proc_fd(), name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+			close(fd);
+			return negative_errno();
+		}
+		return fd < 0 ? negative_errno() : fd;
+	}
+	/* O_NOCTTY: the supervisor must not acquire the target's terminal. */
+	fd = openat(target_proc_fd(), name, flags | O_NOCTTY | O_CLOEXEC, c->mode);
+	return fd < 0 ? negative_errno() : fd;
+}
+
+/*
+ * Creates the name in the parent resolved earlier. O_NOFOLLOW: a symlink
+ * planted there since would lead elsewhere than what was decided (ELOOP).
+ */
+static int open_create(const struct unotify_open_plan *plan, const struct open_context *c)
+{
+	int flags = (int)c->flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
+	int fd = openat(plan->pathfd, plan->base, flags, c->mode);
+
+	return fd < 0 ? negative_errno() : fd;
+}
+
+int unotify_open_perform(struct unotify_open_plan *plan)
+{
+	struct open_context *c;
+	struct target_saved saved;
+	int fd, r;
+
+	if (!plan || !plan->context)
+		return -EINVAL;
+	if (plan->error)
+		return -plan->error;
+	if (plan->pathfd < 0)
+		return -EINVAL;
+	c = plan->context;
+	r = target_enter(&c->target, &saved);
+	if (r < 0)
+		return r;
+	fd = plan->creates ? open_create(plan, c) : open_reopen(plan, c);
+	r = target_leave(&saved);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	return fd;
+}
+
+void unotify_open_plan_release(struct unotify_open_plan *plan)
+{
+	struct open_context *c;
+
+	if (!plan)
+		return;
+	c = plan->context;
+	if (c) {
+		target_release(&c->target);
+		free(c);
+		plan->context = NULL;
+	}
+	if (plan->pathfd >= 0)
+		close(plan->pathfd);
+	plan->pathfd = -1;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The supervision loop: one listener, the calling thread, a blocking RECV
+ * (so that the same-CPU wake-up takes effect: no poll or epoll in front).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "util.h"
+
+int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdict *verdict)
+{
+	int r;
+
+	switch (verdict->kind) {
+	case UNOTIFY_VERDICT_ERRNO:
+		return unotify_reply_errno(l, id, verdict->error);
+	case UNOTIFY_VERDICT_VALUE:
+		return unotify_reply_value(l, id, verdict->value);
+	case UNOTIFY_VERDICT_CONTINUE:
+		return unotify_reply_continue(l, id);
+	case UNOTIFY_VERDICT_FD:
+		r = unotify_reply_addfd(l, id, verdict->fd, verdict->fd_flags);
+		if (verdict->fd >= 0)
+			close(verdict->fd);
+		verdict->fd = -1;
+		return r < 0 ? r : 0;
+	case UNOTIFY_VERDICT_REPLIED:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static uint64_t supervise_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A failed decision or an unusable verdict: the call fails, it never runs. */
+static void supervise_fail_closed(struct unotify_verdict *v)
+{
+	if (v->kind == UNOTIFY_VERDICT_FD && v->fd >= 0)
+		close(v->fd);
+	*v = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_ERRNO, .error = ENOSYS, .fd = -1 };
+}
+
+/* Returns -ENOTRECOVERABLE when the decision says the thread cannot go on. */
+static int supervise_one(unotify_listener *l, const struct unotify_loop_ops *ops,
+			 const struct seccomp_notif *req)
+{
+	struct unotify_verdict v = { .kind = UNOTIFY_VERDICT_ERRNO, .error = ENOSYS, .fd = -1 };
+	uint64_t start = ops->replied ? supervise_now_ns() : 0;
+	uint64_t id = req->id;
+	int decided, r;
+
+	decided = ops->decide(l, req, &v, ops->userdata);
+	if (decided < 0)
+		supervise_fail_closed(&v);
+	r = unotify_reply_verdict(l, id, &v);
+	if (r < 0 && r != -ENOENT && !(v.kind == UNOTIFY_VERDICT_ERRNO && v.error == ENOSYS)) {
+		/* e.g. an errno out of range: still answer, or the target waits for ever. */
+		supervise_fail_closed(&v);
+		r = unotify_reply_verdict(l, id, &v);
+	}
+	if (ops->replied)
+		ops->replied(req, &v, r, supervise_now_ns() - start, ops->userdata);
+	return decided == -ENOTRECOVERABLE ? decided : 0;
+}
+
+int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		      const volatile bool *stop)
+{
+	const struct seccomp_notif *req;
+	int r;
+
+	if (!ops || !ops->decide)
+		return -EINVAL;
+	for (;;) {
+		r = unotify_listener_recv(l, &req);
+		if (r == -EPIPE)
+			return 0;
+		if (r == 0) {
+			r = supervise_one(l, ops, req);
+			if (r < 0)
+				return r;
+		} else if (r != -ENOENT)
+			return r;
+		if (stop && *stop)
+			return 0;
+	}
+}

@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Acting as the target. The supervisor runs as root; an open it performs on
+ * a target's behalf must be checked by the kernel as if the target made it.
+ * So the supervising thread takes on, for the time of one resolution or one
+ * open, the target thread's root, umask, supplementary groups, fsgid, fsuid
+ * and effective capabilities, and gives them back afterwards.
+ *
+ * All of it is per thread. Root and umask live in the fs_struct, which
+ * unotify_thread_init() unshares; credentials are per task in the kernel,
+ * but glibc's setgroups()/setuid() broadcast to every thread of the process
+ * (and libcap's cap_set_proc does with libpsx), so the raw system calls are
+ * used. setfsuid() leaving 0 clears the file-system capabilities from the
+ * effective set and returning to 0 raises them again only from the permitted
+ * set: the capabilities are therefore set explicitly on the way in (after
+ * fsuid) and on the way out (before fsuid), and checked at the end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "target.h"
+#include "util.h"
+
+/* The supervisor's /proc, shared by every thread (fd tables are per process). */
+static _Atomic int proc_fd = -1;
+
+/* What the supervising thread is, captured once by unotify_thread_init(). */
+static __thread struct {
+	bool ready;
+	bool broken;              /* a target_leave() failed: never act as a target again */
+	struct target_fid root;   /* our root, to tell whether a chroot is needed */
+	dev_t proc_dev;
+	struct target_fid userns; /* our user namespace */
+} self;
+
+int target_fstat(int fd, struct target_stat *ret)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT,
+		  STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_INO | STATX_MNT_ID,
+		  &stx) < 0)
+		return negative_errno();
+	*ret = (struct target_stat){
+		.mode = stx.stx_mode,
+		.uid = stx.stx_uid,
+		.gid = stx.stx_gid,
+		.automount = (stx.stx_attributes & STATX_ATTR_AUTOMOUNT) != 0,
+		.fid = {
+			.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor),
+			.ino = stx.stx_ino,
+			.mnt = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0,
+		},
+	};
+	return 0;
+}
+
+static int target_fid_at(int dirfd, const char *path, struct target_fid *ret)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, path, &st, 0) < 0)
+		return negative_errno();
+	*ret = (struct target_fid){ .dev = st.st_dev, .ino = st.st_ino };
+	return 0;
+}
+
+int target_proc_fd(void)
+{
+	int fd = atomic_load(&proc_fd);
+	int expected = -1;
+
+	if (fd >= 0)
+		return fd;
+	fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return negative_errno();
+	if (!atomic_compare_exchange_strong(&proc_fd, &expected, fd)) {
+		close(fd);
+		return expected;
+	}
+	return fd;
+}
+
+bool target_proc_is_ours(dev_t dev)
+{
+	return dev == self.proc_dev;
+}
+
+static int target_stat_root(struct target_stat *ret)
+{
+	_cleanup_close_ int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return negative_errno();
+	return target_fstat(fd, ret);
+}
+
+int unotify_thread_init(void)
+{
+	struct target_stat root;
+	struct target_stat proc;
+	int procfd;
+	int r;
+
+	if (self.broken)
+		return -ENOTRECOVERABLE;
+	if (self.ready)
+		return 0;
+	procfd = target_proc_fd();
+	if (procfd < 0)
+		return procfd;
+	r = target_fstat(procfd, &proc);
+	if (r < 0)
+		return r;
+	r = target_fid_at(procfd, "thread-self/ns/user", &self.userns);
+	if (r < 0)
+		return r;
+	/* chroot and umask must change this thread only. */
+	if (unshare(CLONE_FS) < 0)
+		return negative_errno();
+	r = target_stat_root(&root);
+	if (r < 0)
+		return r;
+	self.root = root.fid;
+	self.proc_dev = proc.fid.dev;
+	self.ready = true;
+	return 0;
+}
+
+/* ---- Reading the target ---- */
+
+/* The whole of a /proc file, NUL-terminated (Groups: may list 65536 ids). */
+static int target_read_file(int dirfd, const char *name, char **ret)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
+	size_t size = 4096;
+	size_t len = 0;
+
+	if (fd < 0)
+		return negative_errno();
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= size) {
+			char *bigger = realloc(buf, size * 2);
+
+			if (!bigger)
+				return -ENOMEM;
+			buf = bigger;
+			size *= 2;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return negative_errno();
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*ret = steal_pointer(&buf);
+	return 0;
+}
+
+/* The numbers after "key:" on its line of /proc/TID/status; returns how many. */
+static int target_status_numbers(const char *text, const char *key, int base,
+				 unsigned long long *vals, size_t max)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+	size_t n = 0;
+
+	while (p && !(strncmp(p, key, klen) == 0 && p[klen] == ':'))
+		p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+	if (!p)
+		return -ENODATA;
+	p += klen + 1;
+	for (;;) {
+		char *end;
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			break;
+		errno = 0;
+		v = strtoull(p, &end, base);
+		if (end == p || errno)
+			return -EBADMSG;
+		if (vals && n < max)
+			vals[n] = v;
+		n++;
+		p = end;
+	}
+	return (int)n;
+}
+
+/* The last of several numbers: the value in the innermost namespace. */
+static int target_status_last(const char *text, const char *key, int base,
+			      unsigned long long *ret)
+{
+	unsigned long long vals[32];
+	int n = target_status_numbers(text, key, base, vals, ARRAY_SIZE(vals));
+
+	if (n <= 0)
+		return n < 0 ? n : -EBADMSG;
+	*ret = vals[(size_t)n > ARRAY_SIZE(vals) ? ARRAY_SIZE(vals) - 1 : (size_t)n - 1];
+	return 0;
+}
+
+static int target_parse_groups(const char *text, struct target *t)
+{
+	_cleanup_free_ unsigned long long *vals = NULL;
+	int n = target_status_numbers(text, "Groups", 10, NULL, 0);
+
+	if (n < 0)
+		return n;
+	t->ngroups = 0;
+	if (n == 0)
+		return 0;
+	vals = calloc((size_t)n, sizeof(*vals));
+	t->groups = calloc((size_t)n, sizeof(*t->groups));
+	if (!vals || !t->groups)
+		return -ENOMEM;
+	n = target_status_numbers(text, "Groups", 10, vals, (size_t)n);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++)
+		t->groups[i] = (gid_t)vals[i];
+	t->ngroups = (size_t)n;
+	return 0;
+}
+
+static int target_parse_status(const char *text, struct target *t)
+{
+	unsigned long long ids[4], v;
+	int r;
+
+	if (target_status_numbers(text, "Uid", 10, ids, 4) != 4)
+		return -EBADMSG;
+	t->fsuid = (uid_t)ids[3];
+	if (target_status_numbers(text, "Gid", 10, ids, 4) != 4)
+		return -EBADMSG;
+	t->fsgid = (gid_t)ids[3];
+	if (target_status_numbers(text, "Tgid", 10, &v, 1) != 1)
+		return -EBADMSG;
+	t->tgid = (pid_t)v;
+	r = target_status_last(text, "NStgid", 10, &v);
+	if (r < 0)
+		return r;
+	t->ns_tgid = (pid_t)v;
+	r = target_status_last(text, "NSpid", 10, &v);
+	if (r < 0)
+		return r;
+	t->ns_tid = (pid_t)v;
+	/* Umask: is there since Linux 4.7; without it we cannot create as the target would. */
+	if (target_status_numbers(text, "Umask", 8, &v, 1) != 1)
+		return -EOPNOTSUPP;
+	t->umask = (mode_t)(v & 0777);
+	if (target_status_numbers(text, "CapEff", 16, &v, 1) != 1)
+		return -EBADMSG;
+	t->cap_eff = v;
+	return target_parse_groups(text, t);
+}
+
+/*
+ * Capabilities count only in the target's own user namespace. Outside ours
+ * they would be too strong here (root of a container is not root of the
+ * host), so such a target is given none: stricter than the kernel, never
+ * looser.
+ */
+static int target_check_userns(int procfd, struct target *t)
+{
+	struct target_fid ns;
+	char name[64];
+	int r;
+
+	snprintf(name, sizeof(name), "%d/ns/user", (int)t->tid);
+	r = target_fid_at(procfd, name, &ns);
+	if (r < 0)
+		return r;
+	if (ns.dev != self.userns.dev || ns.ino != self.userns.ino)
+		t->cap_eff = 0;
+	return 0;
+}
+
+static int target_read_root(int procfd, struct target *t)
+{
+	struct target_stat st;
+	char name[64];
+	int r;
+
+	snprintf(name, sizeof(name), "%d/root", (int)t->tid);
+	t->rootfd = openat(procfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->rootfd < 0)
+		return negative_errno();
+	r = target_fstat(t->rootfd, &st);
+	if (r < 0)
+		return r;
+	t->same_root = st.fid.dev == self.root.dev && st.fid.ino == self.root.ino &&
+		       st.fid.mnt == self.root.mnt;
+	return 0;
+}
+
+int target_read(unotify_listener *l, const struct seccomp_notif *req, struct target *ret)
+{
+	struct target t = { .tid = (pid_t)req->pid, .rootfd = -1 };
+	_cleanup_free_ char *status = NULL;
+	char name[64];
+	int procfd;
+	int r;
+
+	if (req->pid == 0)
+		return -ESRCH; /* not visible in our pid namespace */
+	procfd = target_proc_fd();
+	if (procfd < 0)
+		return procfd;
+	snprintf(name, sizeof(name), "%d/status", (int)t.tid);
+	r = target_read_file(procfd, name, &status);
+	if (r == 0)
+		r = target_parse_status(status, &t);
+	if (r == 0)
+		r = target_check_userns(procfd, &t);
+	if (r == 0)
+		r = target_read_root(procfd, &t);
+	/*
+	 * The thread may have died and its tid been reused while we read:
+	 * what we read is our target's only while its notification is pending.
+	 */
+	if (unotify_id_valid(l, req->id) < 0)
+		r = -ENOENT;
+	if (r < 0) {
+		target_release(&t);
+		return r;
+	}
+	*ret = t;
+	return 0;
+}
+
+void target_release(struct target *t)
+{
+	free(t->groups);
+	t->groups = NULL;
+	t->ngroups = 0;
+	if (t->rootfd >= 0)
+		close(t->rootfd);
+	t->rootfd = -1;
+}
+
+int target_open_dir(const struct target *t, int dirfd)
+{
+	char name[64];
+	int procfd = target_proc_fd();
+	int fd;
+
+	if (procfd < 0)
+		return procfd;
+	if (dirfd == AT_FDCWD)
+		snprintf(name, sizeof(name), "%d/cwd", (int)t->tid);
+	else if (dirfd >= 0)
+		snprintf(name, sizeof(name), "%d/fd/%d", (int)t->tid, dirfd);
+	else
+		return -EBADF;
+	/* Following the magic link reaches the very file the target's fd refers to. */
+	fd = openat(procfd, name, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : negative_errno();
+	return fd;
+}
+
+/* ---- Switching the thread ---- */
+
+static int sys_capget(struct __user_cap_data_struct *data)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	return syscall(SYS_capget, &h, data) < 0 ? negative_errno() : 0;
+}
+
+static int sys_capset(const struct __user_cap_data_struct *data)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	return syscall(SYS_capset, &h, data) < 0 ? negative_errno() : 0;
+}
+
+/* setfsuid() always returns the old value; asking again with -1 tells whether it took. */
+static int sys_setfsuid(uid_t uid)
+{
+	syscall(SYS_setfsuid, uid);
+	return (uid_t)syscall(SYS_setfsuid, (uid_t)-1) == uid ? 0 : -EPERM;
+}
+
+static int sys_setfsgid(gid_t gid)
+{
+	syscall(SYS_setfsgid, gid);
+	return (gid_t)syscall(SYS_setfsgid, (gid_t)-1) == gid ? 0 : -EPERM;
+}
+
+static int sys_setgroups(size_t n, const gid_t *groups)
+{
+	return syscall(SYS_setgroups, n, groups) < 0 ? negative_errno() : 0;
+}
+
+static int target_save(struct target_saved *s)
+{
+	int n;
+	int r;
+
+	r = sys_capget(s->caps);
+	if (r < 0)
+		return r;
+	s->fsuid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
+	s->fsgid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
+	n = getgroups(0, NULL);
+	if (n < 0)
+		return negative_errno();
+	s->groups = calloc((size_t)n + 1, sizeof(gid_t));
+	if (!s->groups)
+		return -ENOMEM;
+	n = getgroups(n, s->groups);
+	if (n < 0)
+		return negative_errno();
+	s->ngroups = n;
+	return 0;
+}
+
+static int target_chroot(const struct target *t, struct target_saved *s)
+{
+	s->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->rootfd < 0)
+		return negative_errno();
+	s->cwdfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->cwdfd < 0)
+		return negative_errno();
+	if (fchdir(t->rootfd) < 0)
+		return negative_errno();
+	s->cwd_moved = true;
+	if (chroot(".") < 0)
+		return negative_errno();
+	s->chrooted = true;
+	return 0;
+}
+
+static bool target_groups_equal(const struct target *t, const struct target_saved *s)
+{
+	return t->ngroups == (size_t)s->ngroups &&
+	       (t->ngroups == 0 || memcmp(t->groups, s->groups, t->ngroups * sizeof(gid_t)) == 0);
+}
+
+static int target_switch(const struct target *t, struct target_saved *s)
+{
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+	int r;
+
+	if (!t->same_root) {
+		r = target_chroot(t, s);
+		if (r < 0)
+			return r;
+	}
+	s->umask = umask(t->umask);
+	s->umask_set = true;
+	/* Only when they differ: an unprivileged supervisor can then act for its own kind. */
+	if (!target_groups_equal(t, s)) {
+		r = sys_setgroups(t->ngroups, t->groups);
+		if (r < 0)
+			return r;
+		s->groups_set = true;
+	}
+	if (t->fsgid != s->fsgid) {
+		s->ids_set = true;
+		r = sys_setfsgid(t->fsgid);
+		if (r < 0)
+			return r;
+	}
+	if (t->fsuid != s->fsuid) {
+		/* Leaving fsuid 0 may clear file-system capabilities: set them below. */
+		s->ids_set = true;
+		r = sys_setfsuid(t->fsuid);
+		if (r < 0)
+			return r;
+	}
+	memcpy(caps, s->caps, sizeof(caps));
+	caps[0].effective = (uint32_t)t->cap_eff & caps[0].permitted;
+	caps[1].effective = (uint32_t)(t->cap_eff >> 32) & caps[1].permitted;
+	if (!s->ids_set && memcmp(caps, s->caps, sizeof(caps)) == 0)
+		return 0;
+	s->caps_set = true;
+	return sys_capset(caps);
+}
+
+int target_enter(const struct target *t, struct target_saved *s)
+{
+	int r;
+
+	*s = (struct target_saved){ .rootfd = -1, .cwdfd = -1 };
+	if (self.broken)
+		return -ENOTRECOVERABLE;
+	if (!self.ready)
+		return -EINVAL;
+	r = target_save(s);
+	if (r < 0) {
+		/* Nothing changed yet. */
+		free(s->groups);
+		s->groups = NULL;
+		return r;
+	}
+	s->entered = true;
+	r = target_switch(t, s);
+	if (r < 0) {
+		int q = target_leave(s);
+
+		return q < 0 ? q : r;
+	}
+	return 0;
+}
+
+static int target_restore_root(struct target_saved *s)
+{
+	int r = 0;
+
+	if (s->chrooted && (fchdir(s->rootfd) < 0 || chroot(".") < 0))
+		r = negative_errno();
+	if (s->cwd_moved && fchdir(s->cwdfd) < 0 && r == 0)
+		r = negative_errno();
+	return r;
+}
+
+static int target_restore_caps(struct target_saved *s)
+{
+	struct __user_cap_data_struct now[_LINUX_CAPABILITY_U32S_3];
+	int r;
+
+	r = sys_capget(now);
+	if (r < 0)
+		return r;
+	if (memcmp(now, s->caps, sizeof(now)) == 0)
+		return 0;
+	r = sys_capset(s->caps);
+	if (r < 0)
+		return r;
+	r = sys_capget(now);
+	if (r < 0)
+		return r;
+	return memcmp(now, s->caps, sizeof(now)) == 0 ? 0 : -EPERM;
+}
+
+int target_leave(struct target_saved *s)
+{
+	int r = 0;
+
+	if (!s->entered)
+		return self.broken ? -ENOTRECOVERABLE : 0;
+	s->entered = false;
+	/* Capabilities first: setfsuid, setgroups and chroot need them back. */
+	if ((s->caps_set || s->ids_set) && sys_capset(s->caps) < 0)
+		r = -EPERM;
+	if (s->ids_set && (sys_setfsuid(s->fsuid) < 0 || sys_setfsgid(s->fsgid) < 0))
+		r = -EPERM;
+	if (s->groups_set && sys_setgroups((size_t)s->ngroups, s->groups) < 0)
+		r = -EPERM;
+	if (s->umask_set)
+		umask(s->umask);
+	if (target_restore_root(s) < 0)
+		r = -EPERM;
+	/* Returning to fsuid 0 raises file-system capabilities from the permitted set. */
+	if ((s->caps_set || s->ids_set) && target_restore_caps(s) < 0)
+		r = -EPERM;
+	free(s->groups);
+	s->groups = NULL;
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	if (s->cwdfd >= 0)
+		close(s->cwdfd);
+	s->rootfd = s->cwdfd = -1;
+	if (r < 0) {
+		self.broken = true;
+		return -ENOTRECOVERABLE;
+	}
+	return 0;
+}
