@@ -101,8 +101,9 @@ struct policy_call {
 /*
  * Supplies the call's resolved path when a rule needs it. Called at most once
  * per evaluation, and only when a rule with path= is reached. Returns 0 and
- * the path, or -errno (the call is then denied with the errno the path rule
- * would give, fail closed).
+ * the path, or -errno: the call is then denied with EPERM, blamed on the rule
+ * that needed the path (fail closed); the caller may report the errno the
+ * kernel itself would give instead.
  */
 typedef int (*policy_path_fn)(void *userdata, const char **ret_path);
 
@@ -140,5 +141,12 @@ bool policy_glob_match(const char *pattern, const char *path);
 size_t policy_rule_count(const struct policy *p);
 /* Writes a human description of rule i ("openat path=/etc/shadow -> deny EACCES"). */
 int policy_rule_describe(const struct policy *p, size_t i, char *buf, size_t size);
+/*
+ * Added: where rule i was written. For both functions, i == policy_rule_count(p)
+ * means the default ("default -> deny EPERM"; file NULL and line 0 when no
+ * default line was written). policy_rule_describe returns the length, or
+ * -ERANGE when buf was too small (the text is then truncated).
+ */
+int policy_rule_source(const struct policy *p, size_t i, const char **ret_file, int *ret_line);
 
 #endif

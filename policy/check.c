@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The whole-policy checks run once every text is added: rules that can never
+ * decide anything, a missing default. Then the per-syscall index the
+ * compiler and the evaluator walk.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+/* "line 4" in the same file, "base.policy:4" across files. */
+static void check_where(const struct policy_rule *by, const struct policy_rule *r, char *buf,
+			size_t size)
+{
+	if (strcmp(by->file, r->file) == 0)
+		snprintf(buf, size, "%d", by->line);
+	else
+		snprintf(buf, size, "%s:%d", by->file, by->line);
+}
+
+/*
+ * The first unconditional rule naming a syscall decides every call of it:
+ * later rules never see one. A rule is unreachable (an error: the policy
+ * does not say what its author meant) when that holds for every syscall it
+ * names; when it holds for some only, the rule still works for the others
+ * and a warning names the shadowed ones.
+ */
+static int check_rule_shadow(const struct policy *p, const struct policy_rule *r,
+			     const size_t *decided_by, struct policy_diags *diags)
+{
+	size_t shadowed = 0;
+	char where[512];
+	int e = 0;
+
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (decided_by[r->syscalls[i]])
+			shadowed++;
+	if (shadowed == 0)
+		return 0;
+	for (size_t i = 0; i < r->n_syscalls && e == 0; i++) {
+		size_t by = decided_by[r->syscalls[i]];
+		const char *name = policy_syscall_name(r->syscalls[i]);
+
+		if (!by)
+			continue;
+		check_where(&p->rules[by - 1], r, where, sizeof(where));
+		if (shadowed == r->n_syscalls)
+			e = diag_add(
+				diags, POLICY_ERROR, r->file, r->line, r->syscall_cols[i],
+				"remove it, or move it above the rule that decides",
+				"unreachable: syscall '%s' is already decided by the rule at %s",
+				name, where);
+		else
+			e = diag_add(diags, POLICY_WARNING, r->file, r->line, r->syscall_cols[i],
+				     "remove it from this rule",
+				     "syscall '%s' is already decided by the rule at %s: this "
+				     "rule never applies to it",
+				     name, where);
+	}
+	return e < 0 ? e : shadowed == r->n_syscalls;
+}
+
+int check_policy(struct policy *p, struct policy_diags *diags)
+{
+	_cleanup_free_ size_t *decided_by = calloc(POLICY_NR_MAX, sizeof(size_t));
+	size_t errors = 0;
+	int r;
+
+	if (!decided_by)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *rule = &p->rules[i];
+
+		r = check_rule_shadow(p, rule, decided_by, diags);
+		if (r < 0)
+			return r;
+		errors += r;
+		if (!policy_rule_is_unconditional(rule))
+			continue;
+		for (size_t j = 0; j < rule->n_syscalls; j++)
+			if (!decided_by[rule->syscalls[j]])
+				decided_by[rule->syscalls[j]] = i + 1;
+	}
+	/* (No text read at all, e.g. an unreadable file: its error says enough.) */
+	if (!p->has_default && p->n_files > 0) {
+		r = diag_add(diags, POLICY_WARNING, p->files[0], 0, 0,
+			     "write 'default deny EPERM' to say so",
+			     "no default: calls that no rule matches are denied with EPERM");
+		if (r < 0)
+			return r;
+	}
+	return errors ? -EINVAL : 0;
+}
+
+/* Counting sort of (syscall, rule) pairs: rules stay in policy order within a syscall. */
+int check_index(struct policy *p)
+{
+	size_t total = 0, *fill;
+
+	memset(p->by_nr_start, 0, sizeof(p->by_nr_start));
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t j = 0; j < p->rules[i].n_syscalls; j++) {
+			p->by_nr_start[p->rules[i].syscalls[j] + 1]++;
+			total++;
+		}
+	for (size_t nr = 0; nr < POLICY_NR_MAX; nr++)
+		p->by_nr_start[nr + 1] += p->by_nr_start[nr];
+	free(p->by_nr);
+	p->by_nr = calloc(total ? total : 1, sizeof(size_t));
+	fill = calloc(POLICY_NR_MAX, sizeof(size_t));
+	if (!p->by_nr || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t j = 0; j < p->rules[i].n_syscalls; j++) {
+			int nr = p->rules[i].syscalls[j];
+
+			p->by_nr[p->by_nr_start[nr] + fill[nr]++] = i;
+		}
+	free(fill);
+	return 0;
+}
+
+int policy_finish(struct policy *p, struct policy_diags *diags)
+{
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (p->finished)
+		return p->failed ? -EINVAL : 0;
+	r = check_policy(p, diags);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		p->failed = true;
+	r = check_index(p);
+	if (r < 0)
+		return r;
+	p->finished = true;
+	return p->failed ? -EINVAL : 0;
+}
+
+size_t policy_rule_count(const struct policy *p)
+{
+	return p ? p->n_rules : 0;
+}

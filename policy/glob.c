@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Path globs: '*' any run of characters but '/', '?' one character but '/',
+ * '**' any run of characters including '/', '\' makes the next character
+ * literal, everything else matches itself. The whole path must match.
+ *
+ * A backtracking matcher is exponential on patterns like a*a*a*a*b against
+ * a long run of 'a's, and the supervisor runs this on paths a hostile
+ * target chooses. So the pattern is run as a nondeterministic automaton:
+ * the states are offsets in the pattern where a token starts, and each path
+ * character advances the set of live states at once. Time is
+ * O(len(pattern) * len(path)), memory two bytes per pattern byte.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+enum glob_token {
+	GLOB_LITERAL,
+	GLOB_ONE,   /* ? */
+	GLOB_STAR,  /* * */
+	GLOB_STARS, /* ** */
+};
+
+/* Decodes the token starting at offset i: its kind, its literal, and where the next starts. */
+static enum glob_token glob_token_at(const char *pat, size_t len, size_t i, char *ret_lit,
+				     size_t *ret_next)
+{
+	if (pat[i] == '\\' && i + 1 < len) {
+		*ret_lit = pat[i + 1];
+		*ret_next = i + 2;
+		return GLOB_LITERAL;
+	}
+	*ret_next = i + 1;
+	if (pat[i] == '?')
+		return GLOB_ONE;
+	if (pat[i] == '*') {
+		if (i + 1 < len && pat[i + 1] == '*') {
+			*ret_next = i + 2;
+			return GLOB_STARS;
+		}
+		return GLOB_STAR;
+	}
+	/* A lone trailing '\' is literal (the parser refuses it anyway). */
+	*ret_lit = pat[i];
+	return GLOB_LITERAL;
+}
+
+/* Adds state i and, as stars also match nothing, the states they lead to. */
+static void glob_add_state(const char *pat, size_t len, uint8_t *set, size_t i)
+{
+	while (!set[i]) {
+		enum glob_token t;
+		size_t next;
+		char lit;
+
+		set[i] = 1;
+		if (i == len)
+			return;
+		t = glob_token_at(pat, len, i, &lit, &next);
+		if (t != GLOB_STAR && t != GLOB_STARS)
+			return;
+		i = next;
+	}
+}
+
+/* One path character: every live state in cur moves into nxt. Returns whether any lives on. */
+static bool glob_step(const char *pat, size_t len, const uint8_t *cur, uint8_t *nxt, char c)
+{
+	bool alive = false;
+
+	memset(nxt, 0, len + 1);
+	for (size_t i = 0; i < len; i++) {
+		enum glob_token t;
+		size_t next;
+		char lit = 0;
+
+		if (!cur[i])
+			continue;
+		t = glob_token_at(pat, len, i, &lit, &next);
+		if ((t == GLOB_LITERAL && c == lit) || (t == GLOB_ONE && c != '/')) {
+			glob_add_state(pat, len, nxt, next);
+			alive = true;
+		} else if ((t == GLOB_STAR && c != '/') || t == GLOB_STARS) {
+			glob_add_state(pat, len, nxt, i);
+			alive = true;
+		}
+	}
+	return alive;
+}
+
+/*
+ * Patterns up to POLICY_PATTERN_MAX bytes (all a parsed policy can hold)
+ * run on the stack; longer ones need memory, and never match when there is
+ * none. Both are far from any real path rule.
+ */
+bool policy_glob_match(const char *pattern, const char *path)
+{
+	uint8_t stack_a[POLICY_PATTERN_MAX + 1], stack_b[POLICY_PATTERN_MAX + 1];
+	_cleanup_free_ uint8_t *heap = NULL;
+	size_t len = strlen(pattern);
+	uint8_t *cur = stack_a, *nxt = stack_b;
+
+	if (len > POLICY_PATTERN_MAX) {
+		heap = calloc(2, len + 1);
+		if (!heap)
+			return false;
+		cur = heap;
+		nxt = heap + len + 1;
+	}
+	memset(cur, 0, len + 1);
+	glob_add_state(pattern, len, cur, 0);
+	for (const char *c = path; *c; c++) {
+		uint8_t *t;
+
+		if (!glob_step(pattern, len, cur, nxt, *c))
+			return false;
+		t = cur;
+		cur = nxt;
+		nxt = t;
+	}
+	return cur[len];
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Cases of test-policy that tables cannot express: whole tables, files, failure paths. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "policy/policy.h"
+#include "tests/unit/test-policy.h"
+
+#ifndef TESTDATA_DIR
+#define TESTDATA_DIR "tests/policy"
+#endif
+
+/* Every errno number Linux defines has a name, and the name reads back. */
+static bool builtin_errno_table(void)
+{
+	bool ok = true;
+
+	for (int e = 1; e <= 133; e++) {
+		const char *name = policy_errno_name(e);
+
+		if (e == 41 || e == 58)
+			continue; /* never assigned on Linux */
+		if (!name || policy_errno_parse(name) != e) {
+			printf("# errno %d: name %s\n", e, name ? name : "NULL");
+			ok = false;
+		}
+	}
+	return ok && policy_errno_name(4096) == NULL && policy_errno_parse("4096") == -EINVAL &&
+	       policy_errno_parse("0") == -EINVAL && policy_errno_parse("eacces") == -EINVAL;
+}
+
+static bool builtin_syscall_names(void)
+{
+	int named = 0;
+
+	for (int nr = 0; nr < 1024; nr++) {
+		const char *name = policy_syscall_name(nr);
+
+		if (!name)
+			continue;
+		named++;
+		if (policy_syscall_resolve(name) != nr) {
+			printf("# %d: %s resolves to %d\n", nr, name, policy_syscall_resolve(name));
+			return false;
+		}
+	}
+	return named > 300 && policy_syscall_name(-1) == NULL &&
+	       policy_syscall_name(100000) == NULL && policy_syscall_resolve("nosuch") == -ENOENT &&
+	       policy_syscall_has_path(policy_syscall_resolve("openat")) &&
+	       !policy_syscall_has_path(policy_syscall_resolve("read"));
+}
+
+/* A backtracking matcher would not come back from these in a human lifetime. */
+static bool builtin_glob_pathological(void)
+{
+	char pat[256] = "/", path[4097] = "/";
+
+	for (int i = 0; i < 40; i++)
+		strcat(pat, i % 2 ? "a*" : "a**");
+	strcat(pat, "b");
+	memset(path + 1, 'a', sizeof(path) - 2);
+	path[sizeof(path) - 1] = '\0';
+	if (policy_glob_match(pat, path))
+		return false;
+	path[sizeof(path) - 2] = 'b';
+	return policy_glob_match(pat, path);
+}
+
+static struct policy *builtin_policy(const char *text, struct policy_diags *diags)
+{
+	struct policy *p = policy_new();
+
+	if (!p)
+		abort();
+	if (policy_parse_text(p, "t", text, diags) < 0 || policy_finish(p, diags) < 0) {
+		policy_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static bool builtin_file_errors(void)
+{
+	struct policy_diags d = { 0 };
+	struct policy *p = policy_new();
+	_cleanup_free_ char *out = NULL;
+	size_t size = 0;
+	FILE *f;
+	bool ok;
+
+	ok = policy_parse_file(p, "/nonexistent/x.policy", &d) == -ENOENT;
+	ok = ok && policy_finish(p, &d) == -EINVAL;
+	f = open_memstream(&out, &size);
+	if (!f)
+		abort();
+	policy_diags_print(&d, f);
+	fclose(f);
+	ok = ok && strcmp(out, "/nonexistent/x.policy: error: cannot read: "
+			       "No such file or directory\n") == 0;
+	/* A failed policy is never used, whatever the caller forgets to check. */
+	{
+		struct policy_program *prog = NULL;
+		struct policy_decision dec;
+		struct policy_call call = { .nr = 0 };
+
+		ok = ok && policy_compile(p, &prog) == -EINVAL;
+		ok = ok && policy_evaluate(p, &call, NULL, NULL, &dec) == -EINVAL;
+		ok = ok && policy_parse_text(p, "late", "allow read\n", &d) == -EBUSY;
+	}
+	policy_diags_free(&d);
+	policy_free(p);
+	return ok;
+}
+
+/* Every contrib policy must pass `unotify policy check`: no error, no warning. */
+static bool builtin_contrib_policies(void)
+{
+	const char *dir = TESTDATA_DIR "/../../contrib/policies";
+	struct dirent **list = NULL;
+	int n = scandir(dir, &list, NULL, alphasort), checked = 0;
+	bool ok = n > 0;
+
+	for (int i = 0; i < n; i++) {
+		struct policy_diags d = { 0 };
+		struct policy *p = policy_new();
+		char *path = NULL;
+
+		if (fnmatch("*.policy", list[i]->d_name, 0) == 0 &&
+		    asprintf(&path, "%s/%s", dir, list[i]->d_name) >= 0) {
+			struct policy_program *prog = NULL;
+
+			checked++;
+			if (policy_parse_file(p, path, &d) < 0 || policy_finish(p, &d) < 0 ||
+			    d.count > 0 || policy_compile(p, &prog) < 0) {
+				printf("# %s:\n", path);
+				policy_diags_print(&d, stdout);
+				ok = false;
+			}
+			policy_program_free(prog);
+		}
+		free(path);
+		policy_diags_free(&d);
+		policy_free(p);
+		free(list[i]);
+	}
+	free(list);
+	return ok && checked >= 4;
+}
+
+static bool builtin_describe_and_pfc(void)
+{
+	struct policy *p = builtin_policy("default kill\nallow read\n", NULL);
+	_cleanup_free_ char *out = NULL;
+	size_t size = 0;
+	char small[8];
+	const char *file;
+	int line;
+	FILE *f;
+	bool ok;
+
+	if (!p)
+		return false;
+	ok = policy_rule_count(p) == 1 &&
+	     policy_rule_describe(p, 0, small, sizeof(small)) == -ERANGE &&
+	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 2, small, 8) == -ENOENT &&
+	     policy_rule_source(p, 0, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
+	     policy_rule_source(p, 1, &file, &line) == 0 && line == 1;
+	f = tmpfile();
+	ok = ok && f && policy_export_pfc(p, fileno(f)) == 0;
+	if (f) {
+		fseek(f, 0, SEEK_SET);
+		ok = ok && getdelim(&out, &size, '\0', f) > 0 &&
+		     strstr(out, "action KILL_PROCESS") && strstr(out, "action ALLOW");
+		fclose(f);
+	}
+	policy_free(p);
+	return ok;
+}
+
+void builtin_run_all(void (*report)(const char *name, bool ok))
+{
+	static const struct {
+		const char *name;
+		bool (*fn)(void);
+	} cases[] = {
+		{ "builtin: every errno has a name that reads back", builtin_errno_table },
+		{ "builtin: syscall names round-trip", builtin_syscall_names },
+		{ "builtin: globs are not exponential", builtin_glob_pathological },
+		{ "builtin: unreadable file, failed policy unusable", builtin_file_errors },
+		{ "builtin: contrib policies check clean", builtin_contrib_policies },
+		{ "builtin: describe, source, PFC export", builtin_describe_and_pfc },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		report(cases[i].name, cases[i].fn());
+}
