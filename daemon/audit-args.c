@@ -146,8 +146,16 @@ void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_a
 {
 	const char *kinds = audit_kinds(nr);
 
+	uint64_t flags = 0;
+
 	fputc('(', f);
 	for (size_t i = 0; kinds[i] && i < 6; i++) {
+		/* As strace: an open's mode means something only when it creates. */
+		if (kinds[i] == 'm' && i > 0 && kinds[i - 1] == 'f' && !(flags & O_CREAT) &&
+		    (flags & O_TMPFILE) != O_TMPFILE) /* O_TMPFILE contains O_DIRECTORY */
+			break;
+		if (kinds[i] == 'f')
+			flags = args[i];
 		if (i)
 			fputs(", ", f);
 		audit_put_arg(f, kinds[i], args[i], path_arg);

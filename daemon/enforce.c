@@ -37,6 +37,7 @@ struct enforce_call {
 	struct unotify_open_plan plan;
 	bool planned;
 	int read_error;  /* the target's call fails with this before any file is touched */
+	bool broken;     /* this thread could not be restored: stop supervising */
 	char path_arg[4096];
 	bool have_path_arg;
 };
@@ -121,6 +122,8 @@ static int enforce_get_path(void *userdata, const char **ret_path)
 
 	if (!c->planned) {
 		r = enforce_plan_open(c);
+		if (r == -ENOTRECOVERABLE)
+			c->broken = true;
 		if (r < 0) {
 			/* EFAULT, ENAMETOOLONG...: the target's own call fails so. */
 			c->read_error = r == -ENOENT ? ENOENT : -r;
@@ -147,6 +150,8 @@ static void enforce_allow(struct enforce_call *c, bool path_consulted, struct un
 		return;
 	}
 	fd = unotify_open_perform(&c->plan);
+	if (fd == -ENOTRECOVERABLE)
+		c->broken = true;
 	if (fd < 0) {
 		enforce_verdict_errno(v, -fd);
 		return;
@@ -247,8 +252,12 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 	r = policy_evaluate(e->policy, &call, enforce_get_path, &c, &d);
 	if (r < 0)
 		d = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM };
-	if (c.read_error && d.action != POLICY_DENY && d.action != POLICY_KILL)
-		/* The path could not be read: the call fails as the kernel would fail it. */
+	if (c.read_error)
+		/*
+		 * The path could not be read (EFAULT, ENAMETOOLONG...): the
+		 * evaluator stopped at the rule that needed it, and the call
+		 * fails as the kernel itself would fail it. Nothing was opened.
+		 */
 		d = (struct policy_decision){ .action = POLICY_DENY, .error = c.read_error,
 					      .line = d.line, .file = d.file };
 	verdict = enforce_verdict_from(&c, &d, ret);
@@ -257,5 +266,10 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 	enforce_audit(e, &c, verdict, &d, ret);
 	if (c.planned)
 		unotify_open_plan_release(&c.plan);
-	return 0;
+	/*
+	 * The thread kept some of a target's credentials or root: nothing it
+	 * does can be trusted any more. The loop fails this call and stops,
+	 * and every later call fails closed.
+	 */
+	return c.broken ? -ENOTRECOVERABLE : 0;
 }

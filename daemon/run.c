@@ -99,6 +99,9 @@ static int run_spawn_error(const char *prog, int r)
 	case -ENOENT:
 		fprintf(stderr, "unotify: %s: command not found\n", prog);
 		return EXIT_NOT_FOUND;
+	case -ESRCH:
+		fprintf(stderr, "unotify: no such user (see --user)\n");
+		return EXIT_SUPERVISOR;
 	case -EACCES:
 	case -ENOEXEC:
 	case -EISDIR:

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `unotify policy check`: the shipped policies are OK; broken ones get one
+# FILE:LINE:COL: error: MESSAGE (HINT) line per error, every error, exit 1.
+. "${top_srcdir:-.}/tests/live/lib.sh"
+setup_tmp
+
+say "== contrib/policies/*.policy are OK"
+found=0
+for f in "$top_srcdir"/contrib/policies/*.policy; do
+	[ -e "$f" ] || continue
+	found=$((found + 1))
+	ucmd policy check "$f"
+	expect_run "policy check $(basename "$f")" 0 "$f: OK"
+done
+[ "$found" -gt 0 ] || fail "no contrib/policies/*.policy to check"
+
+# bad NAME CONTENT: writes $T/NAME.policy, sets F to its path.
+bad() {
+	F=$T/$1.policy
+	printf '%s\n' "$2" >"$F"
+}
+
+# expect_errors N: the last check exited 1, printed N error lines, no "OK".
+expect_errors() {
+	[ "$RC" = 1 ] || { show_run; fail "$(basename "$F"): exit status $RC, expected 1"; }
+	n=$(printf '%s\n' "$ERR" | grep -c ': error: ' || true)
+	[ "$n" = "$1" ] || { show_run; fail "$(basename "$F"): $n error lines, expected $1"; }
+	if printf '%s\n' "$OUT" | grep -q 'OK'; then
+		show_run
+		fail "$(basename "$F"): a broken policy reported OK"
+	fi
+}
+
+FQ() {
+	re_quote "$F"
+}
+
+say "== unknown syscall, with a did-you-mean hint"
+bad typo 'default deny EPERM
+allow read write
+deny opnat EACCES'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "FILE:3:6: error: ... (did you mean 'openat'?)" "$ERR" \
+	"^$(FQ):3:6: error: .*opnat.* \\(did you mean 'openat'\\?\\)\$"
+
+say "== two errors in one file: two lines"
+bad two 'default allow
+deny opnat EACCES
+deny getppid EBOGUS'
+ucmd policy check "$F"
+expect_errors 2
+expect_grep "first error, line 2" "$ERR" "^$(FQ):2:6: error: .*opnat"
+expect_grep "second error, line 3 (bad errno)" "$ERR" "^$(FQ):3:14: error: .*EBOGUS"
+
+say "== path= on a syscall without a path"
+bad nopath 'deny read path=/etc/shadow EACCES
+default allow'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "path= on read" "$ERR" "^$(FQ):1:11: error: "
+
+say "== unreachable rule after an unconditional one"
+bad unreachable 'allow getppid
+deny getppid EPERM
+default allow'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "line 2 can never match" "$ERR" "^$(FQ):2:[0-9]+: error: "
+
+say "== unknown action, bad condition, bad return value"
+bad action 'alow getppid
+default allow'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "misspelt action" "$ERR" "^$(FQ):1:1: error: .*alow"
+bad cond 'deny socket arg9==1 EPERM
+default allow'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "arg9 does not exist" "$ERR" "^$(FQ):1:13: error: "
+bad retval 'return getppid 42x
+default allow'
+ucmd policy check "$F"
+expect_errors 1
+expect_grep "return needs a number" "$ERR" "^$(FQ):1:16: error: "
+
+say "== several files: OK for the good, errors for the bad, exit 1"
+printf 'return getppid 42\ndefault allow\n' >"$T/good.policy"
+bad typo2 'deny opnat EACCES
+default allow'
+ucmd policy check "$T/good.policy" "$F"
+[ "$RC" = 1 ] || { show_run; fail "a good and a bad file: status $RC, expected 1"; }
+expect_grep "good file OK" "$OUT" "^$(re_quote "$T/good.policy"): OK\$"
+expect_grep "bad file's error" "$ERR" "^$(FQ):1:6: error: "
+ucmd policy check "$T/good.policy"
+expect_run "the good file alone" 0 "$T/good.policy: OK"
+
+say "== a file that does not exist"
+ucmd policy check "$T/missing.policy"
+[ "$RC" != 0 ] || fail "policy check of a missing file exited 0"
+expect_grep "names the missing file" "$ERR" "$(re_quote "$T/missing.policy")"
+
+say "PASS: check"

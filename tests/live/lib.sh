@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for the live tests. Sourced by each tests/live/*.sh, which
+# `make check` runs with UNOTIFY, PROBE, top_srcdir and top_builddir set.
+#
+# Conventions: every check prints what it checks; a failure prints "FAIL: ..."
+# with the evidence and exits 1; a skip prints "SKIP: reason" and exits 77
+# (tests/summary.sh shows that last SKIP line as the reason).
+
+set -eu
+
+: "${UNOTIFY:?UNOTIFY is not set (run through make check)}"
+: "${PROBE:?PROBE is not set (run through make check)}"
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+
+# How long one supervised run may take before the test gives up on it.
+UNOTIFY_TEST_TIMEOUT=${UNOTIFY_TEST_TIMEOUT:-120}
+
+TEST_NAME=$(basename "$0" .sh)
+T=
+BG_PIDS=
+
+# Kills what the test left running, by pid, and removes the temp dir.
+lib_cleanup() {
+	for pid in $BG_PIDS; do
+		kill -9 "$pid" 2>/dev/null || true
+	done
+	if [ -n "$T" ]; then
+		rm -rf "$T"
+	fi
+}
+
+# Creates $T, a private temp dir removed on exit (world-traversable so that
+# tests with --user can reach what they are meant to reach).
+setup_tmp() {
+	T=$(mktemp -d "${TMPDIR:-/tmp}/unotify-$TEST_NAME.XXXXXX")
+	chmod 755 "$T"
+	trap lib_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+# Remembers a background pid to kill -9 at exit.
+track_pid() {
+	BG_PIDS="$BG_PIDS $1"
+}
+
+say() {
+	printf '%s\n' "$*"
+}
+
+fail() {
+	printf 'FAIL: %s\n' "$*"
+	exit 1
+}
+
+skip() {
+	printf 'SKIP: %s\n' "$*"
+	exit 77
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "needs $1 (not installed)"
+}
+
+need_unotify() {
+	[ -x "$UNOTIFY" ] || fail "$UNOTIFY is not built"
+	[ -x "$PROBE" ] || fail "$PROBE is not built"
+}
+
+# Shows the last supervised run: useful evidence in every failure message.
+show_run() {
+	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' "$RC" "$OUT" "$ERR"
+}
+
+# urun ARGS...: runs `unotify run ARGS...`; sets RC, OUT (stdout), ERR (stderr)
+# and SUP_PID, the pid of the unotify process (the supervisor, parent of the
+# program). stdin is /dev/null. A run that hangs is killed and fails the test.
+# URUN_CWD and URUN_UMASK, when set, give the program's cwd and umask.
+urun() {
+	rm -f "$T/.sup"
+	set +e
+	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" sh -c '
+		echo $$ >"$0"
+		if [ -n "${URUN_CWD:-}" ]; then cd "$URUN_CWD" || exit 125; fi
+		if [ -n "${URUN_UMASK:-}" ]; then umask "$URUN_UMASK"; fi
+		exec "$@"' "$T/.sup" "$UNOTIFY" run "$@" >"$T/.out" 2>"$T/.err" </dev/null
+	RC=$?
+	set -e
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+	SUP_PID=$(cat "$T/.sup" 2>/dev/null || echo unknown)
+	if [ "$RC" = 124 ]; then
+		show_run
+		fail "unotify run $* did not finish within ${UNOTIFY_TEST_TIMEOUT}s"
+	fi
+}
+
+# ucmd ARGS...: runs `unotify ARGS...` (info, policy, ...); sets RC, OUT, ERR.
+ucmd() {
+	set +e
+	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$UNOTIFY" "$@" >"$T/.out" 2>"$T/.err" </dev/null
+	RC=$?
+	set -e
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+	[ "$RC" != 124 ] || fail "unotify $* did not finish within ${UNOTIFY_TEST_TIMEOUT}s"
+}
+
+# expect_run WHAT STATUS STDOUT: the last run exited STATUS and printed exactly STDOUT.
+expect_run() {
+	if [ "$RC" != "$2" ] || [ "$OUT" != "$3" ]; then
+		show_run
+		fail "$1: expected status $2 and output '$3'"
+	fi
+	say "ok: $1 -> $3"
+}
+
+# expect_out WHAT STDOUT: the last run exited 0 and printed exactly STDOUT.
+expect_out() {
+	expect_run "$1" 0 "$2"
+}
+
+# expect_status WHAT STATUS
+expect_status() {
+	if [ "$RC" != "$2" ]; then
+		show_run
+		fail "$1: expected status $2, got $RC"
+	fi
+	say "ok: $1 -> status $2"
+}
+
+# expect_grep WHAT TEXT ERE: TEXT has a line matching the extended regex ERE.
+expect_grep() {
+	if ! printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		show_run
+		fail "$1: no line matches /$3/"
+	fi
+	say "ok: $1"
+}
+
+# expect_no_grep WHAT TEXT ERE: no line of TEXT matches ERE.
+expect_no_grep() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		show_run
+		fail "$1: unexpected line matching /$3/: $(printf '%s\n' "$2" | grep -E -- "$3" | head -3)"
+	fi
+	say "ok: $1"
+}
+
+# Escapes a string for use inside an extended regular expression.
+re_quote() {
+	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'
+}
+
+# The audit lines of the last run (stderr lines with a verdict).
+audit_lines() {
+	printf '%s\n' "$ERR" | grep -E ' verdict=' || true
+}
+
+# Kernel version as a comparable number: 6.18 -> 618.
+kernel_version() {
+	uname -r | awk -F. '{ printf "%d\n", $1 * 100 + $2 }'
+}
+
+# The rules every dynamically linked probe needs when openat goes through
+# path rules: the loader, libc, and what sanitizer runtimes read at start.
+LOADER_PATHS='path=/etc/ld.so.cache path=/etc/ld.so.preload path=/usr/** path=/lib/**'
+LOADER_PATHS="$LOADER_PATHS path=/lib64/** path=/proc/** path=/sys/** path=/dev/**"
+
+need_unotify
