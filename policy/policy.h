@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <linux/filter.h>
 
+#include "pathcalls.h"
+
 enum policy_action {
 	POLICY_ALLOW,
 	POLICY_DENY,   /* fails the call with an errno (EPERM when none is written) */
@@ -118,6 +120,39 @@ struct policy_decision {
 
 int policy_evaluate(const struct policy *p, const struct policy_call *call,
 		    policy_path_fn get_path, void *userdata, struct policy_decision *ret);
+
+/* A socket address copied out of the target, for network rules (issue 3). */
+struct policy_sockaddr {
+	int family;             /* AF_INET, AF_INET6, AF_UNIX, or another AF_* */
+	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
+	uint16_t port;          /* host byte order */
+	bool unix_abstract;     /* AF_UNIX: an abstract name (shown without its NUL) */
+	char unix_path[109];    /* AF_UNIX: the path or abstract name, NUL-terminated */
+};
+
+/*
+ * Everything the evaluator may need from the target's memory, each fetched
+ * lazily, at most once, and only when a rule that needs it is reached.
+ * Each returns 0, or -errno (the call is then denied: fail closed; the
+ * caller may report the kernel's own errno instead). Any member may be NULL
+ * when the call has no such argument.
+ */
+struct policy_args_ops {
+	/* Path n (0 or 1, see pathcalls.h) after resolution, absolute. */
+	int (*path)(void *userdata, int n, const char **ret_path);
+	/* The open flags of an open-family call (openat2 keeps them in memory). */
+	int (*open_flags)(void *userdata, uint64_t *ret_flags);
+	/* The address of connect, bind, sendto, sendmsg. */
+	int (*sockaddr)(void *userdata, const struct policy_sockaddr **ret);
+};
+
+/*
+ * policy_evaluate with every kind of pointer argument. path_consulted in
+ * the decision is true when any callback was used.
+ */
+int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
+			 const struct policy_args_ops *ops, void *userdata,
+			 struct policy_decision *ret);
 
 /* ---- Names ---- */
 

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The table of path-taking system calls (see pathcalls.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+#include "lib/util.h"
+#include "pathcalls.h"
+
+#define R POLICY_ROLE_READ
+#define W POLICY_ROLE_WRITE
+#define C POLICY_ROLE_CREATE
+#define D POLICY_ROLE_DELETE
+#define X POLICY_ROLE_EXEC
+#define S POLICY_ROLE_STAT
+#define A POLICY_ROLE_ATTR
+#define O POLICY_ROLE_BY_OPEN_FLAGS
+
+/* name, dirfd args, path args, roles, flags arg, nofollow, how it is performed */
+#define CALL(n, d0, p0, r0, d1, p1, r1, fl, nf, how) \
+	{ SYS_##n, #n, { d0, d1 }, { p0, p1 }, { r0, r1 }, fl, nf, POLICY_PERFORM_##how }
+
+static const struct policy_pathcall policy_pathcalls[] = {
+#ifdef SYS_open
+	CALL(open, -1, 0, O, -1, -1, 0, 1, false, OPEN),
+#endif
+#ifdef SYS_creat
+	CALL(creat, -1, 0, C | W, -1, -1, 0, -1, false, OPEN),
+#endif
+	CALL(openat, 0, 1, O, -1, -1, 0, 2, false, OPEN),
+	CALL(openat2, 0, 1, O, -1, -1, 0, -1, false, OPEN),
+#ifdef SYS_stat
+	CALL(stat, -1, 0, S, -1, -1, 0, -1, false, STAT),
+	CALL(lstat, -1, 0, S, -1, -1, 0, -1, true, STAT),
+#endif
+	CALL(newfstatat, 0, 1, S, -1, -1, 0, 3, false, STAT),
+	CALL(statx, 0, 1, S, -1, -1, 0, 2, false, STAT),
+#ifdef SYS_access
+	CALL(access, -1, 0, S, -1, -1, 0, -1, false, ACCESS),
+#endif
+	CALL(faccessat, 0, 1, S, -1, -1, 0, -1, false, ACCESS),
+	CALL(faccessat2, 0, 1, S, -1, -1, 0, 3, false, ACCESS),
+#ifdef SYS_readlink
+	CALL(readlink, -1, 0, S, -1, -1, 0, -1, true, READLINK),
+#endif
+	CALL(readlinkat, 0, 1, S, -1, -1, 0, -1, true, READLINK),
+#ifdef SYS_unlink
+	CALL(unlink, -1, 0, D, -1, -1, 0, -1, true, MUTATE),
+	CALL(rmdir, -1, 0, D, -1, -1, 0, -1, true, MUTATE),
+	CALL(mkdir, -1, 0, C, -1, -1, 0, -1, true, MUTATE),
+	CALL(mknod, -1, 0, C, -1, -1, 0, -1, true, MUTATE),
+	CALL(rename, -1, 0, D, -1, 1, C, -1, true, MUTATE),
+	CALL(link, -1, 0, R, -1, 1, C, -1, false, MUTATE),
+	CALL(symlink, -1, -1, 0, -1, 1, C, -1, true, MUTATE),
+	CALL(chmod, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(chown, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(lchown, -1, 0, A, -1, -1, 0, -1, true, MUTATE),
+	CALL(utimes, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(utime, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(futimesat, 0, 1, A, -1, -1, 0, -1, false, MUTATE),
+#endif
+	CALL(unlinkat, 0, 1, D, -1, -1, 0, 2, true, MUTATE),
+	CALL(mkdirat, 0, 1, C, -1, -1, 0, -1, true, MUTATE),
+	CALL(mknodat, 0, 1, C, -1, -1, 0, -1, true, MUTATE),
+	CALL(renameat, 0, 1, D, 2, 3, C, -1, true, MUTATE),
+	CALL(renameat2, 0, 1, D, 2, 3, C, 4, true, MUTATE),
+	CALL(linkat, 0, 1, R, 2, 3, C, 4, true, MUTATE),
+	/* symlinkat(target, newdirfd, linkpath): the target is stored text, never resolved. */
+	CALL(symlinkat, -1, -1, 0, 1, 2, C, -1, true, MUTATE),
+	CALL(fchmodat, 0, 1, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(fchownat, 0, 1, A, -1, -1, 0, 4, false, MUTATE),
+	CALL(utimensat, 0, 1, A, -1, -1, 0, 3, false, MUTATE),
+	CALL(truncate, -1, 0, W, -1, -1, 0, -1, false, MUTATE),
+	CALL(execve, -1, 0, X, -1, -1, 0, -1, false, NONE),
+	CALL(execveat, 0, 1, X, -1, -1, 0, 4, false, NONE),
+};
+
+const struct policy_pathcall *policy_pathcall_find(int nr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(policy_pathcalls); i++)
+		if (policy_pathcalls[i].nr == nr)
+			return &policy_pathcalls[i];
+	return NULL;
+}
+
+const struct policy_pathcall *policy_pathcall_at(size_t i)
+{
+	return i < ARRAY_SIZE(policy_pathcalls) ? &policy_pathcalls[i] : NULL;
+}
+
+unsigned int policy_pathcall_roles(const struct policy_pathcall *pc, int n, uint64_t open_flags)
+{
+	unsigned int roles;
+
+	if (n < 0 || n > 1 || pc->path_arg[n] < 0)
+		return 0;
+	if (pc->role[n] != POLICY_ROLE_BY_OPEN_FLAGS)
+		return pc->role[n];
+	roles = (open_flags & O_ACCMODE) == O_RDONLY ? POLICY_ROLE_READ : 0;
+	if ((open_flags & O_ACCMODE) == O_WRONLY || (open_flags & O_ACCMODE) == O_RDWR ||
+	    (open_flags & O_TRUNC))
+		roles |= POLICY_ROLE_WRITE;
+	if ((open_flags & O_ACCMODE) == O_RDWR)
+		roles |= POLICY_ROLE_READ;
+	if (open_flags & (O_CREAT | __O_TMPFILE))
+		roles |= POLICY_ROLE_CREATE;
+	return roles;
+}
