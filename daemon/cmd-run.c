@@ -33,6 +33,10 @@ static void run_usage(FILE *out)
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
+		"  --daemon[=SOCKET]     let unotifyd supervise, by --policy-name\n"
+		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
+		"  --policy-dir DIR      with --daemon: the policy directory (default\n"
+		"                        " SYSCONFDIR "/unotify/policies)\n"
 		"  -q, --quiet           no notices from the supervisor\n"
 		"Exit status: the program's; 125 supervisor error, 126 cannot execute,\n"
 		"127 not found. See unotify(1).\n");
@@ -73,6 +77,9 @@ enum {
 	OPT_DROP_CAPS,
 	OPT_KEEP_CAPS,
 	OPT_STATS,
+	OPT_DAEMON,
+	OPT_POLICY_NAME,
+	OPT_POLICY_DIR,
 };
 
 static const struct option run_options[] = {
@@ -86,6 +93,9 @@ static const struct option run_options[] = {
 	{ "drop-caps", no_argument, NULL, OPT_DROP_CAPS },
 	{ "keep-caps", required_argument, NULL, OPT_KEEP_CAPS },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "daemon", optional_argument, NULL, OPT_DAEMON },
+	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
+	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -129,6 +139,16 @@ static int run_parse_one(int c, struct run_options *o)
 	case OPT_STATS:
 		o->stats = true;
 		return 1;
+	case OPT_DAEMON:
+		o->daemon = true;
+		o->daemon_socket = optarg;
+		return 1;
+	case OPT_POLICY_NAME:
+		o->policy_name = optarg;
+		return 1;
+	case OPT_POLICY_DIR:
+		o->policy_dir = optarg;
+		return 1;
 	case 'q':
 		o->quiet = true;
 		return 1;
@@ -161,7 +181,17 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 		fprintf(stderr, "unotify: no program given (unotify run [OPTIONS] -- PROGRAM)\n");
 		return -EINVAL;
 	}
-	if (o->n_policy_files == 0 && o->n_rules == 0) {
+	if (o->daemon != (o->policy_name != NULL) || (o->policy_dir && !o->daemon)) {
+		fprintf(stderr, "unotify: --daemon needs --policy-name NAME, and --policy-name and "
+				"--policy-dir go with --daemon\n");
+		return -EINVAL;
+	}
+	if (o->daemon && (o->n_policy_files || o->n_rules || o->stats)) {
+		fprintf(stderr, "unotify: with --daemon the daemon's policy decides: no --policy, "
+				"--rule or --stats\n");
+		return -EINVAL;
+	}
+	if (o->n_policy_files == 0 && o->n_rules == 0 && !o->daemon) {
 		fprintf(stderr, "unotify: no policy given (use --policy FILE or --rule RULE)\n");
 		return -EINVAL;
 	}

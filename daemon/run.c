@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "enforce.h"
 #include "run.h"
+#include "run-daemon.h"
 #include "run-stats.h"
 #include "lib/util.h"
 
@@ -64,6 +65,24 @@ int run_policy_load(char **files, size_t n_files, char **rules, size_t n_rules,
 	}
 	*ret = p;
 	return 0;
+}
+
+/*
+ * --daemon: the daemon decides by its policy NAME, but the kernel layer is
+ * ours to load, so we compile the very same file of the policy directory.
+ */
+static int run_policy_load_named(const struct run_options *o, struct policy **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	int r;
+
+	r = run_daemon_policy_path(o->policy_dir, o->policy_name, &path);
+	if (r < 0) {
+		fprintf(stderr, "unotify: '%s' is not a policy name (letters, digits, '_', '.', "
+				"'-')\n", o->policy_name);
+		return r;
+	}
+	return run_policy_load(&path, 1, NULL, 0, ret);
 }
 
 static volatile sig_atomic_t run_child_pid;
@@ -137,7 +156,11 @@ static int run_prepare(struct run_state *s)
 	const struct run_options *o = s->o;
 	int r;
 
-	r = run_policy_load(o->policy_files, o->n_policy_files, o->rules, o->n_rules, &s->policy);
+	if (o->daemon)
+		r = run_policy_load_named(o, &s->policy);
+	else
+		r = run_policy_load(o->policy_files, o->n_policy_files, o->rules, o->n_rules,
+				    &s->policy);
 	if (r < 0)
 		return r;
 	r = policy_compile(s->policy, &s->prog);
@@ -253,6 +276,30 @@ static void run_state_free(struct run_state *s)
 	policy_free(s->policy);
 }
 
+/*
+ * Hands the listener to unotifyd. Whatever happens, our copy is closed: if
+ * the daemon did not take it, the program's notified calls now fail with
+ * ENOSYS, and it is stopped rather than left to run half-denied.
+ */
+static int run_handoff(struct run_state *s)
+{
+	int r = run_daemon_handoff(s->o->daemon_socket, s->o->policy_name,
+				   unotify_listener_fd(s->listener), s->child.pid);
+
+	unotify_listener_free(steal_pointer(&s->listener));
+	if (r == -ENODATA) {
+		fprintf(stderr, "unotify: warning: %s\n", run_daemon_strerror(r));
+		return 0;
+	}
+	if (r < 0) {
+		fprintf(stderr, "unotify: %s\n", run_daemon_strerror(r));
+		kill(s->child.pid, SIGKILL);
+		unotify_child_wait(&s->child);
+		return EXIT_SUPERVISOR;
+	}
+	return 0;
+}
+
 int run_main(const struct run_options *o)
 {
 	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
@@ -264,7 +311,11 @@ int run_main(const struct run_options *o)
 		return EXIT_SUPERVISOR;
 	}
 	r = run_start(&s);
-	if (r == 0) {
+	if (r == 0 && o->daemon) {
+		r = run_handoff(&s);
+		if (r == 0)
+			r = run_finish(&s);
+	} else if (r == 0) {
 		/*
 		 * A supervision failure is not the program's: it keeps running,
 		 * and its intercepted calls now fail (the listener closes).

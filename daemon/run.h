@@ -23,6 +23,11 @@ struct run_options {
 	const char *keep_caps;
 	bool stats;
 	bool quiet;
+	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
+	bool daemon;
+	const char *daemon_socket;  /* NULL: the default socket */
+	const char *policy_name;
+	const char *policy_dir;     /* NULL: the default policy directory */
 	char **argv;
 };
 
