@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The table of benchmark modes and their axes. A mode is a target (what the
+ * measured process installs) plus, optionally, a peer in the parent (who
+ * answers). A new mode, such as the daemon one, is one more row.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "lib/util.h"
+
+const struct bench_mode bench_modes[] = {
+	{
+		.name = "raw",
+		.summary = "getppid with no filter: the call itself",
+		.target = BENCH_TARGET_PLAIN,
+	},
+	{
+		.name = "kernel-allowed",
+		.summary = "a filter loaded, getppid allowed in the kernel",
+		.target = BENCH_TARGET_ALLOWED,
+	},
+	{
+		.name = "bare",
+		.summary = "hand-written RECV/SEND loop, raw ioctls, no library: the floor",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_WAIT | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
+		.prepare = bench_bare_prepare,
+		.supervise = bench_bare_supervise,
+	},
+	{
+		.name = "lib",
+		.summary = "libunotify in-process: unotify_supervise, decide returns 42",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
+		.prepare = bench_lib_prepare,
+		.supervise = bench_lib_supervise,
+		.cleanup = bench_lib_cleanup,
+	},
+	{
+		.name = "daemon",
+		.summary = "through unotifyd",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
+		.unavailable = "not available yet: it needs unotifyd (the daemon issue)",
+	},
+	{
+		.name = "futex",
+		.summary = "futex wake+wait ping-pong between two processes: the RPC baseline",
+		.target = BENCH_TARGET_FUTEX,
+		.flags = BENCH_MODE_PEER,
+		.supervise = bench_futex_supervise,
+	},
+};
+
+const size_t bench_modes_count = ARRAY_SIZE(bench_modes);
+
+const struct bench_mode *bench_mode_find(const char *name)
+{
+	for (size_t i = 0; i < bench_modes_count; i++)
+		if (strcmp(bench_modes[i].name, name) == 0)
+			return &bench_modes[i];
+	return NULL;
+}
+
+static const char *const bench_pin_names[BENCH_PIN_MAX] = {
+	[BENCH_PIN_FREE] = "free",
+	[BENCH_PIN_SAME] = "same",
+	[BENCH_PIN_DIFFERENT] = "different",
+};
+
+static const char *const bench_wait_names[BENCH_WAIT_MAX] = {
+	[BENCH_WAIT_BLOCK] = "block",
+	[BENCH_WAIT_POLL] = "poll",
+	[BENCH_WAIT_EPOLL] = "epoll",
+	[BENCH_WAIT_SPIN] = "spin",
+};
+
+const char *bench_pin_name(enum bench_pin p)
+{
+	return p < BENCH_PIN_MAX ? bench_pin_names[p] : "?";
+}
+
+const char *bench_wait_name(enum bench_wait w)
+{
+	return w < BENCH_WAIT_MAX ? bench_wait_names[w] : "?";
+}
+
+int bench_pin_parse(const char *s, enum bench_pin *ret)
+{
+	for (int i = 0; i < BENCH_PIN_MAX; i++)
+		if (strcmp(s, bench_pin_names[i]) == 0) {
+			*ret = (enum bench_pin)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int bench_wait_parse(const char *s, enum bench_wait *ret)
+{
+	for (int i = 0; i < BENCH_WAIT_MAX; i++)
+		if (strcmp(s, bench_wait_names[i]) == 0) {
+			*ret = (enum bench_wait)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void bench_config_label(const struct bench_config *c, char *buf, size_t size)
+{
+	size_t len;
+
+	snprintf(buf, size, "%s", c->mode->name);
+	len = strlen(buf);
+	if (c->sync >= 0 && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " sync=%s", c->sync ? "on" : "off");
+	if ((c->mode->flags & BENCH_MODE_WAIT) && c->wait != BENCH_WAIT_BLOCK && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " wait=%s",
+					bench_wait_name(c->wait));
+	if (c->pin != BENCH_PIN_FREE && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " pin=%s", bench_pin_name(c->pin));
+	if (c->threads != 1 && len < size)
+		snprintf(buf + len, size - len, " threads=%u", c->threads);
+}
+
+bool bench_result_noisy(const struct bench_result *res, const struct bench_settings *set)
+{
+	return res->status == BENCH_OK && res->spread > set->precision;
+}
+
+static bool bench_result_is_floor(const struct bench_result *f, const struct bench_result *res,
+				  int sync)
+{
+	return f != res && f->status == BENCH_OK && strcmp(f->cfg.mode->name, "bare") == 0 &&
+	       f->cfg.wait == BENCH_WAIT_BLOCK && f->cfg.sync == sync &&
+	       f->cfg.pin == res->cfg.pin && f->cfg.threads == res->cfg.threads;
+}
+
+/*
+ * A mode with a sync setting is compared with the floor of the same setting;
+ * one without (raw, futex) with the best floor, sync on, or else sync off.
+ */
+const struct bench_result *bench_result_floor(const struct bench_result *res,
+					      const struct bench_result *all, size_t n)
+{
+	int want[2] = { res->cfg.sync, res->cfg.sync };
+
+	if (res->cfg.sync < 0) {
+		want[0] = 1;
+		want[1] = 0;
+	}
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < n; i++)
+			if (bench_result_is_floor(&all[i], res, want[k]))
+				return &all[i];
+	return NULL;
+}
+
+const struct bench_result *bench_result_sync_off(const struct bench_result *res,
+						 const struct bench_result *all, size_t n)
+{
+	if (res->cfg.sync != 1 || res->status != BENCH_OK)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_config *c = &all[i].cfg;
+
+		if (all[i].status == BENCH_OK && c->mode == res->cfg.mode && c->sync == 0 &&
+		    c->wait == res->cfg.wait && c->pin == res->cfg.pin &&
+		    c->threads == res->cfg.threads)
+			return &all[i];
+	}
+	return NULL;
+}

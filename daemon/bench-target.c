@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The measured process. Forked by the parent, it installs what its mode
+ * needs (no filter, a filter that allows the call in the kernel, or one that
+ * notifies it), hands the listener to the parent over a socketpair with
+ * SCM_RIGHTS, waits for the go, and then loops: timestamp, call, timestamp,
+ * check the result. A wrong result stops the run with an error, because a
+ * benchmark that silently measures failures is useless.
+ *
+ * The filter is raw BPF for every mode so that the floor (bare) and the
+ * library (lib) see exactly the same target: the only difference between
+ * them is the supervisor. It notifies getppid only, so sendmsg, futex and
+ * thread creation run untouched.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/futex.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "lib/util.h"
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define BENCH_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__) && !defined(__ILP32__)
+#define BENCH_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+struct target {
+	const struct bench_config *cfg;
+	const struct bench_settings *set;
+	struct bench_shared *shm;
+	long expected; /* what getppid must return */
+	pthread_barrier_t barrier;
+};
+
+struct target_thread {
+	struct target *t;
+	unsigned int index;
+	pthread_t tid;
+};
+
+size_t bench_shared_size(const struct bench_config *cfg, const struct bench_settings *set)
+{
+	size_t per = (size_t)set->batches * set->iterations;
+
+	return sizeof(struct bench_shared) + (size_t)cfg->threads * per * sizeof(uint64_t);
+}
+
+int bench_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? negative_errno() : 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void target_fail(struct bench_shared *shm, const char *fmt, ...)
+{
+	int expected = 0;
+	va_list ap;
+
+	/* The first failure explains the run; later ones are consequences. */
+	if (!atomic_compare_exchange_strong(&shm->failed, &expected, 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(shm->failure, sizeof(shm->failure), fmt, ap);
+	va_end(ap);
+}
+
+static long target_futex(_Atomic uint32_t *word, int op, uint32_t val)
+{
+	/* Not FUTEX_PRIVATE: the word lives in memory shared with the parent process. */
+	return syscall(SYS_futex, (uint32_t *)word, op, val, NULL, NULL, 0);
+}
+
+static int target_loop_syscall(struct target *t, unsigned int index, uint64_t *samples,
+			       unsigned int n, uint64_t first)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t t0 = bench_now_ns();
+		long r = syscall(SYS_getppid);
+		uint64_t t1 = bench_now_ns();
+
+		if (r != t->expected) {
+			target_fail(t->shm,
+				    "thread %u, call %" PRIu64 ": getppid returned %ld (%s), "
+				    "expected %ld",
+				    index, first + i, r, r < 0 ? strerror(errno) : "wrong value",
+				    t->expected);
+			return -EBADMSG;
+		}
+		if (samples)
+			samples[i] = t1 - t0;
+	}
+	return 0;
+}
+
+static int target_loop_futex(struct target *t, unsigned int index, uint64_t *samples,
+			     unsigned int n, uint64_t first)
+{
+	struct bench_futex_slot *slot = &t->shm->slots[index];
+	_Atomic int32_t *pending = &t->shm->futex_pending;
+
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t token = ((uint64_t)index << 40) | (first + i), reply;
+		uint64_t t0 = bench_now_ns(), t1;
+
+		atomic_store_explicit(&slot->value, token, memory_order_relaxed);
+		atomic_store_explicit(&slot->state, 1, memory_order_release);
+		/* The server sleeps only when it saw no request pending: wake it on 0 -> 1. */
+		if (atomic_fetch_add(pending, 1) == 0)
+			target_futex((_Atomic uint32_t *)pending, FUTEX_WAKE, 1);
+		while (atomic_load_explicit(&slot->state, memory_order_acquire) != 2)
+			target_futex(&slot->state, FUTEX_WAIT, 1);
+		reply = atomic_load_explicit(&slot->value, memory_order_relaxed);
+		atomic_store_explicit(&slot->state, 0, memory_order_relaxed);
+		t1 = bench_now_ns();
+
+		if (reply != (token ^ BENCH_FUTEX_MAGIC)) {
+			target_fail(t->shm, "thread %u, call %" PRIu64 ": futex reply %#" PRIx64
+				    ", expected %#" PRIx64, index, first + i, reply,
+				    token ^ BENCH_FUTEX_MAGIC);
+			return -EBADMSG;
+		}
+		if (samples)
+			samples[i] = t1 - t0;
+	}
+	return 0;
+}
+
+static int target_calls(struct target *t, unsigned int index, uint64_t *samples, unsigned int n,
+			uint64_t first)
+{
+	if (t->cfg->mode->target == BENCH_TARGET_FUTEX)
+		return target_loop_futex(t, index, samples, n, first);
+	return target_loop_syscall(t, index, samples, n, first);
+}
+
+static void target_add_counts(struct bench_shared *shm, const struct bench_counters *c,
+			      const struct bench_counts *counts)
+{
+	atomic_fetch_add(&shm->migrations, counts->migrations);
+	atomic_fetch_add(&shm->switches, counts->switches);
+	atomic_store(&shm->counters_source, (int)c->source);
+	atomic_store(&shm->has_migrations, counts->has_migrations);
+}
+
+static void target_update_end(struct bench_shared *shm, uint64_t end)
+{
+	uint64_t cur = atomic_load(&shm->t_end);
+
+	while (cur < end && !atomic_compare_exchange_weak(&shm->t_end, &cur, end))
+		;
+}
+
+static void *target_thread_main(void *arg)
+{
+	struct target_thread *tt = arg;
+	struct target *t = tt->t;
+	struct bench_shared *shm = t->shm;
+	unsigned int n = t->set->iterations;
+	size_t per = (size_t)t->set->batches * n;
+	uint64_t *samples = shm->samples + tt->index * per;
+	struct bench_counters counters;
+	struct bench_counts counts;
+
+	/* Fault our part of the shared mapping in now, not while measuring. */
+	memset(samples, 0, per * sizeof(*samples));
+	(void)target_calls(t, tt->index, NULL, t->set->warmup, 0);
+
+	/*
+	 * Every thread warm, its counters open (perf_event_open is slow the
+	 * first time) before any measures; then one of them opens the window.
+	 */
+	bench_counters_start(&counters);
+	if (pthread_barrier_wait(&t->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) {
+		shm->t_start = bench_now_ns();
+		atomic_store(&shm->phase, BENCH_PHASE_MEASURE);
+	}
+	pthread_barrier_wait(&t->barrier);
+
+	for (unsigned int b = 0; b < t->set->batches; b++) {
+		if (atomic_load_explicit(&shm->failed, memory_order_relaxed))
+			break;
+		if (target_calls(t, tt->index, samples + (size_t)b * n, n,
+				 t->set->warmup + (uint64_t)b * n) < 0)
+			break;
+	}
+	target_update_end(shm, bench_now_ns());
+	bench_counters_stop(&counters, &counts);
+	target_add_counts(shm, &counters, &counts);
+	return NULL;
+}
+
+static int target_load_filter(enum bench_target_kind kind)
+{
+	struct sock_filter insns[] = {
+#ifdef BENCH_AUDIT_ARCH
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BENCH_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#endif
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		/* Same length either way: kernel-allowed pays the filter, not the hand-off. */
+		BPF_STMT(BPF_RET | BPF_K, kind == BENCH_TARGET_NOTIFIED ? SECCOMP_RET_USER_NOTIF
+									: SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(insns), .filter = insns };
+	unsigned int flags = kind == BENCH_TARGET_NOTIFIED ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
+	long fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return negative_errno();
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	return fd < 0 ? negative_errno() : (int)fd;
+}
+
+static int target_send_fd(int sock, int fd)
+{
+	char byte = 'L';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	memset(&control, 0, sizeof(control));
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? negative_errno() : 0;
+}
+
+static int target_setup(struct target *t, int sock)
+{
+	enum bench_target_kind kind = t->cfg->mode->target;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (kind != BENCH_TARGET_ALLOWED && kind != BENCH_TARGET_NOTIFIED)
+		return 0;
+	fd = target_load_filter(kind);
+	if (fd < 0) {
+		target_fail(t->shm, "cannot load the seccomp filter: %s", strerror(-fd));
+		return fd;
+	}
+	if (kind == BENCH_TARGET_ALLOWED)
+		return 0;
+	t->expected = BENCH_REPLY_VALUE;
+	r = target_send_fd(sock, fd);
+	if (r < 0)
+		target_fail(t->shm, "cannot send the listener: %s", strerror(-r));
+	return r;
+}
+
+static int target_pin(const struct target *t)
+{
+	const struct bench_config *c = t->cfg;
+	int cpu;
+
+	if (c->pin == BENCH_PIN_FREE)
+		return 0;
+	/* Pinned apart, the target takes the second CPU and the supervisor the first. */
+	cpu = c->pin == BENCH_PIN_DIFFERENT && (c->mode->flags & BENCH_MODE_PEER) ? t->set->cpu_b
+										  : t->set->cpu_a;
+	return bench_pin_self(cpu);
+}
+
+static int target_run_threads(struct target *t)
+{
+	struct target_thread threads[BENCH_THREADS_MAX];
+	unsigned int started = 1;
+	int r = 0;
+
+	if (pthread_barrier_init(&t->barrier, NULL, t->cfg->threads) != 0)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < t->cfg->threads; i++)
+		threads[i] = (struct target_thread){ .t = t, .index = i };
+	for (; started < t->cfg->threads; started++) {
+		r = -pthread_create(&threads[started].tid, NULL, target_thread_main,
+				    &threads[started]);
+		if (r < 0) {
+			/* The barrier would never open: nothing to do but leave. */
+			target_fail(t->shm, "cannot start target thread %u: %s", started,
+				    strerror(-r));
+			_exit(1);
+		}
+	}
+	target_thread_main(&threads[0]);
+	for (unsigned int i = 1; i < started; i++)
+		pthread_join(threads[i].tid, NULL);
+	pthread_barrier_destroy(&t->barrier);
+	return r;
+}
+
+int bench_target_main(const struct bench_config *cfg, const struct bench_settings *set,
+		      struct bench_shared *shm, int sock, pid_t parent)
+{
+	struct target t = { .cfg = cfg, .set = set, .shm = shm, .expected = parent };
+	char go;
+	int r;
+
+	/* Orphaned, a notified target would wait forever (or get ENOSYS): die with the parent. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+		return 1;
+	r = target_pin(&t);
+	if (r < 0) {
+		target_fail(shm, "cannot pin the target: %s", strerror(-r));
+		return 1;
+	}
+	if (target_setup(&t, sock) < 0)
+		return 1;
+	if (read(sock, &go, 1) != 1)
+		return 1; /* the parent gave up and said why */
+	if (target_run_threads(&t) < 0)
+		return 1;
+	return atomic_load(&shm->failed) ? 1 : 0;
+}

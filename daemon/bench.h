@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `unotify bench`: what an intercepted system call costs, measured with a
+ * method that can be trusted (warm-up, batches, median of batch medians,
+ * repeated runs, a noise warning) and compared against floors and baselines.
+ *
+ * The first part of this header is a small latency statistics API that does
+ * not depend on the rest and is meant to be reused (`unotify run --stats`,
+ * unotifyd): add samples in nanoseconds, ask for percentiles, a summary or a
+ * log-scale histogram.
+ */
+#ifndef UNOTIFY_BENCH_H
+#define UNOTIFY_BENCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- latency statistics */
+
+/*
+ * Latency samples in nanoseconds. Every sample is kept while count <= limit
+ * (limit 0: always), so percentiles are exact; past the limit a uniform
+ * reservoir of `limit` samples is kept, so memory stays bounded for a
+ * long-running program and percentiles become unbiased estimates. count, sum,
+ * min and max are always exact. Not thread-safe: one owner adds.
+ */
+struct latency_stats {
+	uint64_t *samples;
+	size_t n;          /* samples kept */
+	size_t capacity;
+	size_t limit;      /* 0: keep every sample */
+	uint64_t count;    /* samples added */
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+	uint64_t rng;      /* reservoir sampling */
+	bool sorted;
+};
+
+struct latency_summary {
+	uint64_t count;
+	uint64_t min, p50, p90, p99, p999, max;
+	double mean;
+};
+
+/* One bucket of a log-scale histogram: samples with lo <= ns < hi. */
+struct latency_bucket {
+	uint64_t lo;
+	uint64_t hi;
+	uint64_t count;
+};
+
+void latency_stats_init(struct latency_stats *s, size_t limit);
+/* Frees the samples; the struct may be initialised again. */
+void latency_stats_done(struct latency_stats *s);
+/* -ENOMEM when a sample could not be kept (count, sum, min and max are still right). */
+int latency_stats_add(struct latency_stats *s, uint64_t ns);
+/* Nearest-rank percentile, p in [0, 100]; 0 when empty. Sorts on first use. */
+uint64_t latency_stats_percentile(struct latency_stats *s, double p);
+double latency_stats_mean(const struct latency_stats *s);
+void latency_stats_summarize(struct latency_stats *s, struct latency_summary *ret);
+/*
+ * Half-octave buckets (each bound sqrt(2) times the previous) from the
+ * smallest to the largest sample, empty ones between included so the shape
+ * shows. *ret is malloc'd. Counts are of kept samples.
+ */
+int latency_stats_histogram(struct latency_stats *s, struct latency_bucket **ret,
+			    size_t *ret_n);
+/* Draws a histogram with bars of '#' at most `width` wide (values in microseconds). */
+void latency_histogram_print(FILE *out, const struct latency_bucket *b, size_t n,
+			     unsigned int width);
+
+/* ---------------------------------------------------------------- bench: configuration */
+
+#define BENCH_THREADS_MAX 64
+#define BENCH_REPLY_VALUE 42
+#define BENCH_FUTEX_MAGIC UINT64_C(0x5a5a5a5a00000000)
+
+enum bench_pin {
+	BENCH_PIN_FREE,      /* the scheduler places both sides */
+	BENCH_PIN_SAME,      /* target and supervisor on one CPU */
+	BENCH_PIN_DIFFERENT, /* target and supervisor on two CPUs */
+	BENCH_PIN_MAX,
+};
+
+enum bench_wait {
+	BENCH_WAIT_BLOCK, /* blocking SECCOMP_IOCTL_NOTIF_RECV */
+	BENCH_WAIT_POLL,  /* poll(), then RECV */
+	BENCH_WAIT_EPOLL, /* epoll_wait(), then RECV */
+	BENCH_WAIT_SPIN,  /* poll(fd, 0) for up to spin_us, then blocking RECV */
+	BENCH_WAIT_MAX,
+};
+
+/* What the measured process does before its loop. */
+enum bench_target_kind {
+	BENCH_TARGET_PLAIN,    /* no filter */
+	BENCH_TARGET_ALLOWED,  /* a filter that allows getppid in the kernel */
+	BENCH_TARGET_NOTIFIED, /* a filter that notifies getppid; listener sent to the parent */
+	BENCH_TARGET_FUTEX,    /* a futex request/reply with the parent instead of a syscall */
+};
+
+/* Which axes apply to a mode. */
+#define BENCH_MODE_SYNC (1u << 0)     /* SYNC_WAKE_UP on/off */
+#define BENCH_MODE_WAIT (1u << 1)     /* the supervisor's wait strategy is chosen */
+#define BENCH_MODE_PEER (1u << 2)     /* a second process answers (pinning places both) */
+#define BENCH_MODE_LISTENER (1u << 3) /* the peer reads a seccomp listener */
+
+struct bench_run;
+
+struct bench_mode {
+	const char *name;
+	const char *summary;
+	enum bench_target_kind target;
+	unsigned int flags;
+	/* Parent side; NULL when the target runs alone. */
+	int (*prepare)(struct bench_run *run);   /* before the target starts measuring */
+	int (*supervise)(struct bench_run *run); /* until the target is done */
+	void (*cleanup)(struct bench_run *run);
+	const char *unavailable;                 /* why the mode cannot run yet, or NULL */
+};
+
+struct bench_config {
+	const struct bench_mode *mode;
+	int sync; /* 1 on, 0 off, -1 does not apply */
+	enum bench_wait wait;
+	enum bench_pin pin;
+	unsigned int threads;
+};
+
+struct bench_settings {
+	unsigned int iterations; /* calls per batch and thread */
+	unsigned int batches;
+	unsigned int warmup;     /* calls per thread before measuring */
+	unsigned int repeat;     /* runs per configuration, each with a fresh target */
+	unsigned int spin_us;    /* BENCH_WAIT_SPIN budget */
+	double precision;        /* noise warning above this spread (fraction) */
+	int cpu_a;               /* CPUs used to pin; cpu_b -1 when only one is allowed */
+	int cpu_b;
+};
+
+extern const struct bench_mode bench_modes[];
+extern const size_t bench_modes_count;
+const struct bench_mode *bench_mode_find(const char *name);
+const char *bench_pin_name(enum bench_pin p);
+const char *bench_wait_name(enum bench_wait w);
+int bench_pin_parse(const char *s, enum bench_pin *ret);
+int bench_wait_parse(const char *s, enum bench_wait *ret);
+/* "bare sync=on wait=poll pin=same threads=4": the axes that are not defaults. */
+void bench_config_label(const struct bench_config *c, char *buf, size_t size);
+
+/* ---------------------------------------------------------------- bench: counters */
+
+enum bench_counter_source {
+	BENCH_COUNTERS_NONE,
+	BENCH_COUNTERS_PERF,   /* perf_event_open software counters */
+	BENCH_COUNTERS_SCHED,  /* /proc/thread-self/sched (CONFIG_SCHED_DEBUG) */
+	BENCH_COUNTERS_RUSAGE, /* getrusage(RUSAGE_THREAD): switches only */
+};
+
+struct bench_counts {
+	uint64_t migrations;
+	uint64_t switches;
+	bool has_migrations;
+};
+
+/* Counts the calling thread's CPU migrations and context switches from start to stop. */
+struct bench_counters {
+	enum bench_counter_source source;
+	int fd_migrations;
+	int fd_switches;
+	struct bench_counts base;
+};
+
+/* Never fails: falls back from perf to procfs to getrusage and says which it used. */
+void bench_counters_start(struct bench_counters *c);
+void bench_counters_stop(struct bench_counters *c, struct bench_counts *ret);
+const char *bench_counter_source_name(enum bench_counter_source s);
+
+/* ---------------------------------------------------------------- bench: one run */
+
+enum bench_phase {
+	BENCH_PHASE_WARMUP,
+	BENCH_PHASE_MEASURE,
+};
+
+/* One request/reply slot of the futex mode, on its own cache line. */
+struct bench_futex_slot {
+	_Atomic uint32_t state; /* 0 idle, 1 request posted, 2 replied */
+	uint32_t pad;
+	_Atomic uint64_t value;
+	char pad2[48];
+};
+
+/*
+ * Memory shared by the parent and the target process (MAP_SHARED, mapped
+ * before fork), so samples come back without any system call on the
+ * measured path.
+ */
+struct bench_shared {
+	_Atomic int phase;
+	_Atomic int failed;         /* the first failing target thread sets it */
+	char failure[192];          /* and says why */
+	uint64_t t_start;           /* measured window, CLOCK_MONOTONIC ns */
+	_Atomic uint64_t t_end;
+	_Atomic uint64_t migrations; /* target threads, summed over the window */
+	_Atomic uint64_t switches;
+	_Atomic int counters_source;
+	_Atomic int has_migrations;
+	_Atomic int32_t futex_pending; /* requests posted and not yet served */
+	struct bench_futex_slot slots[BENCH_THREADS_MAX];
+	uint64_t samples[];         /* [thread][batch][iteration] */
+};
+
+struct bench_run {
+	const struct bench_config *cfg;
+	const struct bench_settings *set;
+	struct bench_shared *shm;
+	pid_t pid;                  /* the target */
+	int listener;               /* seccomp listener fd, or -1 */
+	void *mode_data;
+	uint64_t calls_expected;    /* every call the target makes, warm-up included */
+	/* the peer's counters, enabled while the target measures */
+	struct bench_counters counters;
+	struct bench_counts peer_counts;
+	int counter_state;          /* 0 waiting, 1 counting, 2 done */
+	uint64_t counted;
+	uint64_t measured_calls;
+	char error[192];            /* parent-side failure, when a hook fails */
+};
+
+/* CLOCK_MONOTONIC in ns: a vDSO call, no system call on the measured path. */
+static inline uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The peer calls this once per call it answered: starts and stops its counters. */
+void bench_run_tick(struct bench_run *run);
+/* Stops the peer's counters if the loop ended before the last measured call. */
+void bench_run_tick_end(struct bench_run *run);
+bool bench_run_child_exited(void);
+
+/* Target side (in the forked child): returns the child's exit code. */
+int bench_target_main(const struct bench_config *cfg, const struct bench_settings *set,
+		      struct bench_shared *shm, int sock, pid_t parent);
+size_t bench_shared_size(const struct bench_config *cfg, const struct bench_settings *set);
+int bench_pin_self(int cpu);
+
+/* Parent side of the modes (bench-supervise.c). */
+int bench_bare_prepare(struct bench_run *run);
+int bench_bare_supervise(struct bench_run *run);
+int bench_lib_prepare(struct bench_run *run);
+int bench_lib_supervise(struct bench_run *run);
+void bench_lib_cleanup(struct bench_run *run);
+int bench_futex_supervise(struct bench_run *run);
+
+/* ---------------------------------------------------------------- bench: results */
+
+enum bench_status {
+	BENCH_OK,
+	BENCH_FAILED,      /* a wrong result or a setup error: the numbers are not valid */
+	BENCH_UNSUPPORTED, /* this machine cannot run it (kernel feature, one CPU) */
+};
+
+struct bench_result {
+	struct bench_config cfg;
+	char label[96];
+	enum bench_status status;
+	char error[256];
+	unsigned int runs;
+	struct latency_stats samples;       /* every measured call of every run */
+	struct latency_stats batch_medians;
+	struct latency_summary summary;
+	struct latency_bucket *hist;
+	size_t hist_n;
+	uint64_t median;                    /* median of batch medians: the headline */
+	double spread;                      /* (p75 - p25) / median of batch medians */
+	uint64_t calls;
+	uint64_t window_ns;
+	struct bench_counts target;
+	struct bench_counts peer;
+	enum bench_counter_source target_source;
+	enum bench_counter_source peer_source;
+};
+
+/* Runs one configuration set->repeat times; the result says what happened. */
+void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
+		      const struct bench_settings *set);
+void bench_result_done(struct bench_result *res);
+bool bench_result_noisy(const struct bench_result *res, const struct bench_settings *set);
+/* The bare row this one is compared to (same sync, pin and threads; blocking wait). */
+const struct bench_result *bench_result_floor(const struct bench_result *res,
+					      const struct bench_result *all, size_t n);
+/* The sync=off twin of a sync=on row, or NULL. */
+const struct bench_result *bench_result_sync_off(const struct bench_result *res,
+						 const struct bench_result *all, size_t n);
+
+/* ---------------------------------------------------------------- bench: output */
+
+struct bench_machine {
+	char hostname[256];
+	char kernel[65];
+	char cpu_model[128];
+	long nproc;
+	bool sync_wake_up;
+	char date[32]; /* ISO 8601, UTC */
+};
+
+struct bench_report {
+	const struct bench_machine *machine;
+	const struct bench_settings *set;
+	const struct bench_result *results;
+	size_t n;
+	const char *command;
+	bool compare;
+};
+
+void bench_machine_probe(struct bench_machine *ret);
+/* One row's histogram, printed as the row completes. */
+void bench_report_histogram(FILE *out, struct bench_result *res);
+void bench_report_text(FILE *out, const struct bench_report *r);
+int bench_report_json(FILE *out, const struct bench_report *r);
+/* On stderr: every noisy row and every failed one. */
+void bench_report_warnings(const struct bench_report *r);
+
+#endif

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `unotify bench`: a tiny run of every available mode and axis, as JSON. The
+# JSON must parse, carry every documented field, and hold sane values
+# (counts > 0, min <= p50 <= p90 <= p99 <= p99.9 <= max, histogram = calls).
+# No timing is asserted: a benchmark reports figures, it does not judge them.
+. "${top_srcdir:-.}/tests/live/lib.sh"
+setup_tmp
+need_root "loads seccomp filters and opens perf counters"
+need_cmd jq
+ucmd info
+printf '%s\n' "$OUT" | grep -q '^user-notification: available' ||
+	skip "this kernel has no seccomp user notification"
+
+ITER=50
+BATCHES=4
+SMALL="--iterations $ITER --batches $BATCHES --warmup 20 --repeat 1"
+
+# check_json WHAT FILE JQ-EXPRESSION: the expression is true for FILE.
+check_json() {
+	if ! jq -e "$3" "$2" >/dev/null 2>"$T/.jq"; then
+		printf -- '--- %s:\n' "$2"
+		head -c 4000 "$2"
+		printf -- '\n--- jq: %s\n' "$(cat "$T/.jq")"
+		fail "$1: $3 does not hold"
+	fi
+	say "ok: $1"
+}
+
+# Every field of one "ok" run, and the order of its percentiles.
+RUN_OK='
+	(.label | type == "string") and (.mode | type == "string") and
+	(.pin | IN("free", "same", "different")) and (.threads >= 1) and
+	(.runs >= 1) and (.calls > 0) and (.error == null) and
+	(.ns.min > 0) and (.ns.min <= .ns.p50) and (.ns.p50 <= .ns.p90) and
+	(.ns.p90 <= .ns.p99) and (.ns.p99 <= .ns.p99_9) and (.ns.p99_9 <= .ns.max) and
+	(.ns.median >= .ns.min) and (.ns.median <= .ns.max) and
+	(.ns.mean >= .ns.min) and (.ns.mean <= .ns.max) and
+	(.spread >= 0) and (.noisy | type == "boolean") and (.calls_per_second > 0) and
+	(.target.source | IN("perf_event", "proc_sched", "rusage")) and
+	(.target.context_switches >= 0) and
+	(([.histogram[].count] | add) == .calls) and
+	all(.histogram[]; .lo_ns < .hi_ns and .count > 0) and
+	has("floor") and has("ratio_to_floor") and has("sync_gain") and has("wait") and has("sync")'
+
+say "== every mode, sync on and off, as JSON"
+ucmd bench --mode raw,kernel-allowed,bare,lib,futex --sync both $SMALL --json
+J="$T/all.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench exits 0" 0
+check_json "the JSON parses and names its schema" "$J" '.schema == "unotify-bench/1"'
+check_json "machine: hostname, nproc, CPU model, kernel" "$J" \
+	'(.machine.hostname | length > 0) and (.machine.nproc >= 1) and
+	 (.machine.cpu_model | length > 0) and (.machine.kernel == "'"$(uname -r)"'") and
+	 (.machine.sync_wake_up | type == "boolean")'
+check_json "date in ISO 8601 UTC, command recorded" "$J" \
+	'(.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")) and
+	 (.command | startswith("unotify bench"))'
+check_json "settings as asked" "$J" \
+	".settings.iterations == $ITER and .settings.batches == $BATCHES and
+	 .settings.repeat == 1 and .settings.warmup == 20 and .settings.precision > 0"
+check_json "seven rows: raw, kernel-allowed, bare x2, lib x2, futex" "$J" \
+	'[.runs[].label] == ["raw", "kernel-allowed", "bare sync=on", "bare sync=off",
+	  "lib sync=on", "lib sync=off", "futex"]'
+if jq -e '.machine.sync_wake_up' "$J" >/dev/null; then
+	check_json "every row measured" "$J" 'all(.runs[]; .status == "ok")'
+else
+	check_json "sync=on rows say the kernel cannot" "$J" \
+		'all(.runs[] | select(.sync == true); .status == "unsupported")'
+fi
+check_json "every measured row is complete and sane" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+check_json "every row made iterations x batches calls" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); .calls == $ITER * $BATCHES)"
+check_json "a supervisor side only where there is one" "$J" \
+	'all(.runs[] | select(.status == "ok");
+	     if (.mode | IN("raw", "kernel-allowed")) then .supervisor == null
+	     else (.supervisor.context_switches >= 0) end)'
+check_json "lib is compared with the bare floor" "$J" \
+	'all(.runs[] | select(.mode == "lib" and .status == "ok");
+	     (.floor | startswith("bare")) and .ratio_to_floor > 0)'
+check_json "sync=on rows carry the hand-off's gain" "$J" \
+	'all(.runs[] | select(.sync == true and .status == "ok"); .sync_gain > 0)'
+
+say "== the axes: every wait strategy and pinning, two threads"
+ucmd bench --mode bare --sync on --wait all --pin all --threads 1,2 $SMALL --json
+J="$T/axes.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench with every axis exits 0" 0
+check_json "4 waits x 3 pinnings x 2 thread counts" "$J" '.runs | length == 24'
+check_json "each row measured, or unsupported with a reason" "$J" \
+	'all(.runs[]; .status == "ok" or (.status == "unsupported" and (.error | length > 0)))'
+check_json "every measured row is complete and sane" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+check_json "two threads make twice the calls" "$J" \
+	"all(.runs[] | select(.status == \"ok\" and .threads == 2); .calls == 2 * $ITER * $BATCHES)"
+
+say "== futex with several threads"
+ucmd bench --mode futex --threads 3 $SMALL --json
+printf '%s\n' "$OUT" >"$T/futex.json"
+expect_status "futex with 3 threads exits 0" 0
+check_json "futex row is sane" "$T/futex.json" \
+	"(.runs | length == 1) and all(.runs[]; $RUN_OK)"
+
+say "== text output"
+ucmd bench --mode bare --sync on --iterations 20 --batches 2 --repeat 1 --compare
+expect_status "text bench exits 0" 0
+expect_grep "a table" "$OUT" '^run +\(us\)'
+expect_grep "a row for bare" "$OUT" '^bare sync=on +[0-9]+\.[0-9]{2} '
+expect_grep "a histogram" "$OUT" 'us \|#+ *\| [0-9]+$'
+expect_grep "ratios" "$OUT" '^Ratio to the floor'
+
+say "== what is not there yet, and bad usage"
+ucmd bench --mode daemon $SMALL
+expect_status "the daemon mode is not available yet" 1
+expect_grep "and says so" "$ERR" 'daemon: not available yet'
+ucmd bench --mode nosuch
+expect_status "an unknown mode is bad usage" 125
+expect_grep "named in the message" "$ERR" "unknown value 'nosuch'"
+ucmd bench --iterations 0
+expect_status "zero iterations is bad usage" 125
+ucmd bench --sync maybe
+expect_status "--sync maybe is bad usage" 125
+ucmd bench --list
+expect_status "--list" 0
+expect_grep "lists the floor" "$OUT" '^bare '
