@@ -63,8 +63,8 @@ run_demo() {
 	# LC_ALL=C: no locale files to open, so the trail shows the demo's own calls.
 	LC_ALL=C build/daemon/unotify run --log "$audit" --policy contrib/policies/demo.policy \
 		-- contrib/demo/demo.sh
-	say "the audit trail: one line per decision the supervisor took (kernel-layer"
-	say "decisions, such as the default allow, never reach it)"
+	say "the audit trail: one line per decision the supervisor took. Calls the kernel"
+	say "layer settles never reach it; every open does, because path rules name openat"
 	cat "$audit"
 }
 
