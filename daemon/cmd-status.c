@@ -26,23 +26,6 @@
 #define STATUS_MAX_REPLY (16 * 1024 * 1024)
 #define STATUS_TIMEOUT_MS 5000
 
-static int status_connect(const char *path, int *ret_fd)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	_cleanup_close_ int fd = -1;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return negative_errno();
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return negative_errno();
-	*ret_fd = steal_fd(&fd);
-	return 0;
-}
-
 /* Reads until EOF: the daemon answers with one JSON object and closes. */
 static int status_read_all(int fd, char **ret, size_t *ret_len)
 {
@@ -92,7 +75,7 @@ static int status_query(const char *path, struct json_object **ret)
 	size_t len;
 	int r;
 
-	r = status_connect(path, &fd);
+	r = run_daemon_connect(path, &fd);
 	if (r < 0)
 		return r;
 	/* A daemon that refuses us closes at once: read its answer all the same. */

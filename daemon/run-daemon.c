@@ -53,7 +53,7 @@ int run_daemon_policy_path(const char *dir, const char *name, char **ret_path)
 	return 0;
 }
 
-static int run_daemon_connect(const char *path, int *ret_fd)
+int run_daemon_connect(const char *path, int *ret_fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -1;

@@ -55,6 +55,9 @@ int run_daemon_policy_path(const char *dir, const char *name, char **ret_path);
 int run_daemon_handoff(const char *socket_path, const char *policy_name, int listener_fd,
 		       pid_t pid);
 
+/* Connects a stream socket to the daemon at path (also used by `unotify status`). */
+int run_daemon_connect(const char *path, int *ret_fd);
+
 /* A sentence for the error codes above. */
 const char *run_daemon_strerror(int r);
 
