@@ -26,7 +26,8 @@ skip_reason() {
 	name=$2
 	[ -f "$log" ] || { echo "no log"; return; }
 	reason=$(grep -E '^(SKIP|skip)' "$log" |
-		grep -v -F -e "SKIP $name (exit status:" -e "SKIP: $name" |
+		grep -v -E '^SKIP [^ ]+ \(exit status: [0-9]+\)$' |
+		grep -v -F -e "SKIP: $name" |
 		tail -1 | sed -E 's/^(SKIP|skip)[: ]*//')
 	echo "${reason:-no reason given}"
 }
