@@ -7,7 +7,9 @@
  * to the scheduler's own statistics in /proc/thread-self/sched (kernels with
  * CONFIG_SCHED_DEBUG) and last to getrusage(RUSAGE_THREAD), which knows
  * context switches but not migrations. The source is reported with the
- * figures: a reader must know what was counted.
+ * figures: a reader must know what was counted. Another process's thread
+ * (unotifyd's supervising thread in the daemon mode) is counted the same
+ * way, through its pid instead of "this thread", with no rusage fallback.
  */
 #include "config.h"
 
@@ -37,7 +39,7 @@ const char *bench_counter_source_name(enum bench_counter_source s)
 	}
 }
 
-static int counters_perf_open(uint64_t config)
+static int counters_perf_open(uint64_t config, pid_t tid)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -49,8 +51,8 @@ static int counters_perf_open(uint64_t config)
 	};
 	long fd;
 
-	/* pid 0, cpu -1: this thread, wherever it runs. */
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	/* pid 0 (this thread) or a thread id, cpu -1: wherever it runs. */
+	fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? negative_errno() : (int)fd;
 }
 
@@ -64,13 +66,18 @@ static int counters_perf_read(int fd, uint64_t *ret)
 	return 0;
 }
 
-static int counters_sched_read(struct bench_counts *ret)
+static int counters_sched_read(const struct bench_counters *c, struct bench_counts *ret)
 {
-	_cleanup_fclose_ FILE *f = fopen("/proc/thread-self/sched", "re");
-	char line[256];
+	_cleanup_fclose_ FILE *f = NULL;
+	char path[64], line[256];
 	bool mig = false, sw = false;
 	uint64_t v;
 
+	if (c->tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", (int)c->pid, (int)c->tid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/sched");
+	f = fopen(path, "re");
 	if (!f)
 		return negative_errno();
 	while (fgets(line, sizeof(line), f)) {
@@ -97,13 +104,11 @@ static void counters_rusage_read(struct bench_counts *ret)
 		ret->switches = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
 
-void bench_counters_start(struct bench_counters *c)
+static void counters_start(struct bench_counters *c)
 {
-	*c = (struct bench_counters){ .fd_migrations = -1, .fd_switches = -1 };
-
-	c->fd_migrations = counters_perf_open(PERF_COUNT_SW_CPU_MIGRATIONS);
+	c->fd_migrations = counters_perf_open(PERF_COUNT_SW_CPU_MIGRATIONS, c->tid);
 	if (c->fd_migrations >= 0) {
-		c->fd_switches = counters_perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES);
+		c->fd_switches = counters_perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES, c->tid);
 		if (c->fd_switches >= 0) {
 			c->source = BENCH_COUNTERS_PERF;
 			return;
@@ -111,12 +116,27 @@ void bench_counters_start(struct bench_counters *c)
 		closep(&c->fd_migrations);
 		c->fd_migrations = -1;
 	}
-	if (counters_sched_read(&c->base) == 0) {
+	if (counters_sched_read(c, &c->base) == 0) {
 		c->source = BENCH_COUNTERS_SCHED;
 		return;
 	}
+	if (c->tid)
+		return; /* getrusage knows only the caller */
 	counters_rusage_read(&c->base);
 	c->source = BENCH_COUNTERS_RUSAGE;
+}
+
+void bench_counters_start(struct bench_counters *c)
+{
+	*c = (struct bench_counters){ .fd_migrations = -1, .fd_switches = -1 };
+	counters_start(c);
+}
+
+void bench_counters_start_task(struct bench_counters *c, pid_t pid, pid_t tid)
+{
+	*c = (struct bench_counters){ .fd_migrations = -1, .fd_switches = -1, .pid = pid,
+				      .tid = tid };
+	counters_start(c);
 }
 
 void bench_counters_stop(struct bench_counters *c, struct bench_counts *ret)
@@ -135,7 +155,7 @@ void bench_counters_stop(struct bench_counters *c, struct bench_counts *ret)
 		c->fd_migrations = c->fd_switches = -1;
 		break;
 	case BENCH_COUNTERS_SCHED:
-		if (counters_sched_read(&now) < 0) {
+		if (counters_sched_read(c, &now) < 0) {
 			c->source = BENCH_COUNTERS_NONE;
 			now = c->base;
 		}

@@ -2,7 +2,7 @@
 /*
  * The table of benchmark modes and their axes. A mode is a target (what the
  * measured process installs) plus, optionally, a peer in the parent (who
- * answers). A new mode, such as the daemon one, is one more row.
+ * answers). A new mode is one more row.
  */
 #include "config.h"
 
@@ -43,10 +43,14 @@ const struct bench_mode bench_modes[] = {
 	},
 	{
 		.name = "daemon",
-		.summary = "through unotifyd",
+		.summary = "through a private unotifyd, policy 'return getppid 42'",
 		.target = BENCH_TARGET_NOTIFIED,
 		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
-		.unavailable = "not available yet: it needs unotifyd (the daemon issue)",
+		.row_start = bench_daemon_row_start,
+		.row_stop = bench_daemon_row_stop,
+		.prepare = bench_daemon_prepare,
+		.supervise = bench_daemon_supervise,
+		.cleanup = bench_daemon_cleanup,
 	},
 	{
 		.name = "futex",

@@ -257,10 +257,10 @@ static int bench_run_fork(struct bench_run *run, int *ret_sock)
 }
 
 static int bench_run_once(struct bench_result *res, const struct bench_config *cfg,
-			  const struct bench_settings *set)
+			  const struct bench_settings *set, void *row_data)
 {
 	size_t size = bench_shared_size(cfg, set);
-	struct bench_run run = { .cfg = cfg, .set = set, .listener = -1 };
+	struct bench_run run = { .cfg = cfg, .set = set, .listener = -1, .row_data = row_data };
 	struct bench_signals saved;
 	_cleanup_close_ int sock = -1;
 	int r, q, status = 0;
@@ -315,9 +315,27 @@ static void bench_result_finish(struct bench_result *res)
 		res->hist_n = 0;
 }
 
+static void bench_result_runs(struct bench_result *res, const struct bench_config *cfg,
+			      const struct bench_settings *set, void *row_data)
+{
+	for (unsigned int i = 0; i < set->repeat; i++) {
+		int r = bench_run_once(res, cfg, set, row_data);
+
+		if (r < 0) {
+			res->status = r == -EOPNOTSUPP ? BENCH_UNSUPPORTED : BENCH_FAILED;
+			return;
+		}
+		res->runs++;
+	}
+	bench_result_finish(res);
+}
+
 void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
 		      const struct bench_settings *set)
 {
+	void *row_data = NULL;
+	int r;
+
 	memset(res, 0, sizeof(*res));
 	res->cfg = *cfg;
 	bench_config_label(cfg, res->label, sizeof(res->label));
@@ -335,16 +353,16 @@ void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
 		snprintf(res->error, sizeof(res->error), "pinning apart needs two usable CPUs");
 		return;
 	}
-	for (unsigned int i = 0; i < set->repeat; i++) {
-		int r = bench_run_once(res, cfg, set);
-
+	if (cfg->mode->row_start) {
+		r = cfg->mode->row_start(cfg, set, &row_data, res->error, sizeof(res->error));
 		if (r < 0) {
 			res->status = r == -EOPNOTSUPP ? BENCH_UNSUPPORTED : BENCH_FAILED;
 			return;
 		}
-		res->runs++;
 	}
-	bench_result_finish(res);
+	bench_result_runs(res, cfg, set, row_data);
+	if (cfg->mode->row_stop)
+		cfg->mode->row_stop(row_data);
 }
 
 void bench_result_done(struct bench_result *res)

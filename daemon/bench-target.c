@@ -154,6 +154,13 @@ static int target_calls(struct target *t, unsigned int index, uint64_t *samples,
 	return target_loop_syscall(t, index, samples, n, first);
 }
 
+/* A peer that does not answer every call (the daemon mode's parent) sleeps on the phase. */
+static void target_set_phase(struct bench_shared *shm, enum bench_phase phase)
+{
+	atomic_store(&shm->phase, phase);
+	target_futex((_Atomic uint32_t *)&shm->phase, FUTEX_WAKE, INT32_MAX);
+}
+
 static void target_add_counts(struct bench_shared *shm, const struct bench_counters *c,
 			      const struct bench_counts *counts)
 {
@@ -193,7 +200,7 @@ static void *target_thread_main(void *arg)
 	bench_counters_start(&counters);
 	if (pthread_barrier_wait(&t->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) {
 		shm->t_start = bench_now_ns();
-		atomic_store(&shm->phase, BENCH_PHASE_MEASURE);
+		target_set_phase(shm, BENCH_PHASE_MEASURE);
 	}
 	pthread_barrier_wait(&t->barrier);
 
@@ -340,7 +347,9 @@ int bench_target_main(const struct bench_config *cfg, const struct bench_setting
 		return 1;
 	if (read(sock, &go, 1) != 1)
 		return 1; /* the parent gave up and said why */
-	if (target_run_threads(&t) < 0)
+	r = target_run_threads(&t);
+	target_set_phase(shm, BENCH_PHASE_DONE);
+	if (r < 0)
 		return 1;
 	return atomic_load(&shm->failed) ? 1 : 0;
 }

@@ -3,11 +3,6 @@
  * `unotify bench`: what an intercepted system call costs, measured with a
  * method that can be trusted (warm-up, batches, median of batch medians,
  * repeated runs, a noise warning) and compared against floors and baselines.
- *
- * The first part of this header is a small latency statistics API that does
- * not depend on the rest and is meant to be reused (`unotify run --stats`,
- * unotifyd): add samples in nanoseconds, ask for percentiles, a summary or a
- * log-scale histogram.
  */
 #ifndef UNOTIFY_BENCH_H
 #define UNOTIFY_BENCH_H
@@ -20,66 +15,14 @@
 #include <sys/types.h>
 #include <time.h>
 
-/* ---------------------------------------------------------------- latency statistics */
-
-/*
- * Latency samples in nanoseconds. Every sample is kept while count <= limit
- * (limit 0: always), so percentiles are exact; past the limit a uniform
- * reservoir of `limit` samples is kept, so memory stays bounded for a
- * long-running program and percentiles become unbiased estimates. count, sum,
- * min and max are always exact. Not thread-safe: one owner adds.
- */
-struct latency_stats {
-	uint64_t *samples;
-	size_t n;          /* samples kept */
-	size_t capacity;
-	size_t limit;      /* 0: keep every sample */
-	uint64_t count;    /* samples added */
-	uint64_t sum;
-	uint64_t min;
-	uint64_t max;
-	uint64_t rng;      /* reservoir sampling */
-	bool sorted;
-};
-
-struct latency_summary {
-	uint64_t count;
-	uint64_t min, p50, p90, p99, p999, max;
-	double mean;
-};
-
-/* One bucket of a log-scale histogram: samples with lo <= ns < hi. */
-struct latency_bucket {
-	uint64_t lo;
-	uint64_t hi;
-	uint64_t count;
-};
-
-void latency_stats_init(struct latency_stats *s, size_t limit);
-/* Frees the samples; the struct may be initialised again. */
-void latency_stats_done(struct latency_stats *s);
-/* -ENOMEM when a sample could not be kept (count, sum, min and max are still right). */
-int latency_stats_add(struct latency_stats *s, uint64_t ns);
-/* Nearest-rank percentile, p in [0, 100]; 0 when empty. Sorts on first use. */
-uint64_t latency_stats_percentile(struct latency_stats *s, double p);
-double latency_stats_mean(const struct latency_stats *s);
-void latency_stats_summarize(struct latency_stats *s, struct latency_summary *ret);
-/*
- * Half-octave buckets (each bound sqrt(2) times the previous) from the
- * smallest to the largest sample, empty ones between included so the shape
- * shows. *ret is malloc'd. Counts are of kept samples.
- */
-int latency_stats_histogram(struct latency_stats *s, struct latency_bucket **ret,
-			    size_t *ret_n);
-/* Draws a histogram with bars of '#' at most `width` wide (values in microseconds). */
-void latency_histogram_print(FILE *out, const struct latency_bucket *b, size_t n,
-			     unsigned int width);
+#include "latency.h"
 
 /* ---------------------------------------------------------------- bench: configuration */
 
 #define BENCH_THREADS_MAX 64
 #define BENCH_REPLY_VALUE 42
 #define BENCH_FUTEX_MAGIC UINT64_C(0x5a5a5a5a00000000)
+#define BENCH_DAEMON_ARGS_MAX 8
 
 enum bench_pin {
 	BENCH_PIN_FREE,      /* the scheduler places both sides */
@@ -111,12 +54,21 @@ enum bench_target_kind {
 #define BENCH_MODE_LISTENER (1u << 3) /* the peer reads a seccomp listener */
 
 struct bench_run;
+struct bench_settings;
+struct bench_config;
 
 struct bench_mode {
 	const char *name;
 	const char *summary;
 	enum bench_target_kind target;
 	unsigned int flags;
+	/*
+	 * Once per row, around its runs (e.g. start and stop a daemon). -EOPNOTSUPP
+	 * makes the row "unsupported", another error "failed"; either with a reason.
+	 */
+	int (*row_start)(const struct bench_config *cfg, const struct bench_settings *set,
+			 void **ret_data, char *error, size_t error_size);
+	void (*row_stop)(void *data);
 	/* Parent side; NULL when the target runs alone. */
 	int (*prepare)(struct bench_run *run);   /* before the target starts measuring */
 	int (*supervise)(struct bench_run *run); /* until the target is done */
@@ -141,6 +93,9 @@ struct bench_settings {
 	double precision;        /* noise warning above this spread (fraction) */
 	int cpu_a;               /* CPUs used to pin; cpu_b -1 when only one is allowed */
 	int cpu_b;
+	const char *unotifyd;    /* --unotifyd, or NULL: look for it */
+	const char *unotifyd_args[BENCH_DAEMON_ARGS_MAX]; /* --unotifyd-arg, in order */
+	unsigned int n_unotifyd_args;
 };
 
 extern const struct bench_mode bench_modes[];
@@ -171,6 +126,8 @@ struct bench_counts {
 /* Counts the calling thread's CPU migrations and context switches from start to stop. */
 struct bench_counters {
 	enum bench_counter_source source;
+	pid_t pid;               /* another process's thread (pid, tid), or 0: the caller */
+	pid_t tid;
 	int fd_migrations;
 	int fd_switches;
 	struct bench_counts base;
@@ -178,14 +135,21 @@ struct bench_counters {
 
 /* Never fails: falls back from perf to procfs to getrusage and says which it used. */
 void bench_counters_start(struct bench_counters *c);
+/*
+ * The same for thread tid of process pid (perf_event or procfs only; the
+ * source is BENCH_COUNTERS_NONE when neither may be read).
+ */
+void bench_counters_start_task(struct bench_counters *c, pid_t pid, pid_t tid);
 void bench_counters_stop(struct bench_counters *c, struct bench_counts *ret);
 const char *bench_counter_source_name(enum bench_counter_source s);
 
 /* ---------------------------------------------------------------- bench: one run */
 
+/* The target moves through these and FUTEX_WAKEs the word at each step. */
 enum bench_phase {
 	BENCH_PHASE_WARMUP,
 	BENCH_PHASE_MEASURE,
+	BENCH_PHASE_DONE,    /* every thread has measured */
 };
 
 /* One request/reply slot of the futex mode, on its own cache line. */
@@ -223,6 +187,7 @@ struct bench_run {
 	pid_t pid;                  /* the target */
 	int listener;               /* seccomp listener fd, or -1 */
 	void *mode_data;
+	void *row_data;             /* from the mode's row_start */
 	uint64_t calls_expected;    /* every call the target makes, warm-up included */
 	/* the peer's counters, enabled while the target measures */
 	struct bench_counters counters;
@@ -261,6 +226,13 @@ int bench_lib_prepare(struct bench_run *run);
 int bench_lib_supervise(struct bench_run *run);
 void bench_lib_cleanup(struct bench_run *run);
 int bench_futex_supervise(struct bench_run *run);
+/* The daemon mode (bench-daemon.c): a private unotifyd per row. */
+int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
+			   void **ret_data, char *error, size_t error_size);
+void bench_daemon_row_stop(void *data);
+int bench_daemon_prepare(struct bench_run *run);
+int bench_daemon_supervise(struct bench_run *run);
+void bench_daemon_cleanup(struct bench_run *run);
 
 /* ---------------------------------------------------------------- bench: results */
 

@@ -46,6 +46,8 @@ enum {
 	ARG_HISTOGRAM,
 	ARG_NO_HISTOGRAM,
 	ARG_LIST,
+	ARG_UNOTIFYD,
+	ARG_UNOTIFYD_ARG,
 };
 
 static void bench_usage(FILE *out)
@@ -53,13 +55,17 @@ static void bench_usage(FILE *out)
 	fprintf(out,
 		"Usage: unotify bench [OPTIONS]\n\n"
 		"Measures what an intercepted system call (getppid answered with 42) costs.\n\n"
-		"  --mode LIST        raw,kernel-allowed,bare,lib,futex,daemon or all\n"
-		"                     (default: every available mode)\n"
+		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex or all\n"
+		"                     (default: all)\n"
 		"  --sync on|off|both SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (default: both)\n"
 		"  --pin LIST         same,different,free or all (default: free)\n"
 		"  --wait LIST        block,poll,epoll,spin or all: how the bare supervisor\n"
 		"                     waits (default: block)\n"
 		"  --spin-us N        spin budget of --wait spin (default: 50)\n"
+		"  --unotifyd PATH    the daemon mode's unotifyd (default: next to unotify,\n"
+		"                     in ../sbin, or in PATH)\n"
+		"  --unotifyd-arg ARG one more option for that unotifyd (repeatable),\n"
+		"                     e.g. --unotifyd-arg=--no-harden\n"
 		"  --threads LIST     target threads, e.g. 1,2,4 (default: 1)\n"
 		"  --iterations N     calls per batch (default: 1000)\n"
 		"  --batches N        batches per run (default: 20)\n"
@@ -244,6 +250,17 @@ static int bench_parse_option(struct bench_options *o, int c, const char *arg)
 	case 'j':
 		o->json = true;
 		return 0;
+	case ARG_UNOTIFYD:
+		s->unotifyd = arg;
+		return 0;
+	case ARG_UNOTIFYD_ARG:
+		if (s->n_unotifyd_args == BENCH_DAEMON_ARGS_MAX) {
+			fprintf(stderr, "unotify bench: at most %d --unotifyd-arg\n",
+				BENCH_DAEMON_ARGS_MAX);
+			return -E2BIG;
+		}
+		s->unotifyd_args[s->n_unotifyd_args++] = arg;
+		return 0;
 	case ARG_LIST:
 		bench_list_modes();
 		return 1;
@@ -277,6 +294,8 @@ static int bench_parse_args(struct bench_options *o, int argc, char **argv)
 		{ "no-histogram", no_argument, NULL, ARG_NO_HISTOGRAM },
 		{ "json", no_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, ARG_LIST },
+		{ "unotifyd", required_argument, NULL, ARG_UNOTIFYD },
+		{ "unotifyd-arg", required_argument, NULL, ARG_UNOTIFYD_ARG },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};

@@ -14,6 +14,10 @@ printf '%s\n' "$OUT" | grep -q '^user-notification: available' ||
 
 ITER=50
 BATCHES=4
+# The daemon mode's private unotifyd keeps its socket, policy and logs here:
+# nothing may be left behind.
+mkdir "$T/tmp"
+export TMPDIR="$T/tmp"
 SMALL="--iterations $ITER --batches $BATCHES --warmup 20 --repeat 1"
 
 # check_json WHAT FILE JQ-EXPRESSION: the expression is true for FILE.
@@ -44,7 +48,7 @@ RUN_OK='
 	has("floor") and has("ratio_to_floor") and has("sync_gain") and has("wait") and has("sync")'
 
 say "== every mode, sync on and off, as JSON"
-ucmd bench --mode raw,kernel-allowed,bare,lib,futex --sync both $SMALL --json
+ucmd bench --mode raw,kernel-allowed,bare,lib,daemon,futex --sync both $SMALL --json
 J="$T/all.json"
 printf '%s\n' "$OUT" >"$J"
 expect_status "bench exits 0" 0
@@ -59,9 +63,9 @@ check_json "date in ISO 8601 UTC, command recorded" "$J" \
 check_json "settings as asked" "$J" \
 	".settings.iterations == $ITER and .settings.batches == $BATCHES and
 	 .settings.repeat == 1 and .settings.warmup == 20 and .settings.precision > 0"
-check_json "seven rows: raw, kernel-allowed, bare x2, lib x2, futex" "$J" \
+check_json "nine rows: raw, kernel-allowed, bare x2, lib x2, daemon x2, futex" "$J" \
 	'[.runs[].label] == ["raw", "kernel-allowed", "bare sync=on", "bare sync=off",
-	  "lib sync=on", "lib sync=off", "futex"]'
+	  "lib sync=on", "lib sync=off", "daemon sync=on", "daemon sync=off", "futex"]'
 if jq -e '.machine.sync_wake_up' "$J" >/dev/null; then
 	check_json "every row measured" "$J" 'all(.runs[]; .status == "ok")'
 else
@@ -76,9 +80,13 @@ check_json "a supervisor side only where there is one" "$J" \
 	'all(.runs[] | select(.status == "ok");
 	     if (.mode | IN("raw", "kernel-allowed")) then .supervisor == null
 	     else (.supervisor.context_switches >= 0) end)'
-check_json "lib is compared with the bare floor" "$J" \
-	'all(.runs[] | select(.mode == "lib" and .status == "ok");
-	     (.floor | startswith("bare")) and .ratio_to_floor > 0)'
+check_json "lib and daemon are compared with the bare floor of their sync" "$J" \
+	'all(.runs[] | select((.mode | IN("lib", "daemon")) and .status == "ok");
+	     .floor == ("bare sync=" + (if .sync then "on" else "off" end)) and
+	     .ratio_to_floor > 0)'
+check_json "the daemon rows count unotifyd's supervising thread" "$J" \
+	'all(.runs[] | select(.mode == "daemon" and .status == "ok");
+	     .wait == "block" and (.supervisor.context_switches > 0))'
 check_json "sync=on rows carry the hand-off's gain" "$J" \
 	'all(.runs[] | select(.sync == true and .status == "ok"); .sync_gain > 0)'
 
@@ -95,6 +103,17 @@ check_json "every measured row is complete and sane" "$J" \
 check_json "two threads make twice the calls" "$J" \
 	"all(.runs[] | select(.status == \"ok\" and .threads == 2); .calls == 2 * $ITER * $BATCHES)"
 
+say "== the daemon: pinning and two target threads"
+ucmd bench --mode daemon --sync on --pin all --threads 1,2 $SMALL --json
+J="$T/daemon.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --mode daemon with every pinning exits 0" 0
+check_json "3 pinnings x 2 thread counts" "$J" '.runs | length == 6'
+check_json "each row measured, or unsupported with a reason" "$J" \
+	'all(.runs[]; .status == "ok" or (.status == "unsupported" and (.error | length > 0)))'
+check_json "every measured row is complete and sane" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+
 say "== futex with several threads"
 ucmd bench --mode futex --threads 3 $SMALL --json
 printf '%s\n' "$OUT" >"$T/futex.json"
@@ -110,10 +129,33 @@ expect_grep "a row for bare" "$OUT" '^bare sync=on +[0-9]+\.[0-9]{2} '
 expect_grep "a histogram" "$OUT" 'us \|#+ *\| [0-9]+$'
 expect_grep "ratios" "$OUT" '^Ratio to the floor'
 
-say "== what is not there yet, and bad usage"
-ucmd bench --mode daemon $SMALL
-expect_status "the daemon mode is not available yet" 1
-expect_grep "and says so" "$ERR" 'daemon: not available yet'
+say "== no unotifyd: the daemon rows say why, the run goes on"
+ucmd bench --mode raw,daemon --unotifyd "$T/no-such-unotifyd" $SMALL --json
+printf '%s\n' "$OUT" >"$T/nodaemon.json"
+expect_status "a missing unotifyd does not fail the run" 0
+check_json "daemon rows unsupported, naming the path" "$T/nodaemon.json" \
+	'[.runs[] | select(.mode == "daemon") | .status] == ["unsupported", "unsupported"] and
+	 all(.runs[] | select(.mode == "daemon"); .error | contains("no-such-unotifyd"))'
+check_json "and raw measured" "$T/nodaemon.json" \
+	'.runs[0].mode == "raw" and .runs[0].status == "ok"'
+ucmd bench --mode daemon --sync on --unotifyd-arg --no-such-option $SMALL
+expect_status "a daemon that cannot start: nothing measured" 1
+expect_grep "the daemon's own complaint is the reason" "$ERR" \
+	"daemon sync=on: unotifyd exited at start \\(status 1\\):.*--no-such-option"
+
+say "== nothing left behind"
+if [ -n "$(ls -A "$T/tmp")" ]; then
+	ls -la "$T/tmp"
+	fail "the daemon mode left files in TMPDIR"
+fi
+say "ok: no temporary directory left"
+if pgrep -f -- "$T/tmp/" >/dev/null; then
+	pgrep -af -- "$T/tmp/"
+	fail "a private unotifyd is still running"
+fi
+say "ok: no unotifyd left running"
+
+say "== bad usage"
 ucmd bench --mode nosuch
 expect_status "an unknown mode is bad usage" 125
 expect_grep "named in the message" "$ERR" "unknown value 'nosuch'"

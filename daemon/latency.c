@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "latency.h"
 #include "lib/util.h"
 
 void latency_stats_init(struct latency_stats *s, size_t limit)
@@ -164,6 +164,9 @@ int latency_stats_histogram(struct latency_stats *s, struct latency_bucket **ret
 
 		/* Below ~8 ns rounding would make empty [2, 2) buckets: keep them 1 ns wide. */
 		b[i].lo = i ? b[i - 1].hi : latency_bucket_bound(first);
+		/* A 0 ns sample falls in bucket 0, whose bound is 1. */
+		if (i == 0 && s->samples[0] < b[0].lo)
+			b[0].lo = s->samples[0];
 		b[i].hi = hi > b[i].lo ? hi : b[i].lo + 1;
 	}
 	/* The bounds are rounded up, so place by bounds rather than by index. */

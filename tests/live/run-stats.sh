@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `unotify run --stats`: at exit, one line per supervised syscall with its
+# exact count, its verdicts and round-trip percentiles. Counts and verdicts
+# are asserted; the times only for their shape (numbers, in order), never
+# their value.
+. "${top_srcdir:-.}/tests/live/lib.sh"
+setup_tmp
+
+echo data >"$T/file"
+echo secret >"$T/secret"
+NUM='[0-9]+\.[0-9]'
+
+# stats_line SYSCALL: the syscall's line of the last run's table (on stderr).
+stats_line() {
+	printf '%s\n' "$ERR" | sed -n '/^unotify: supervised calls/,$p' | grep -E "^$1 " || true
+}
+
+# expect_stats WHAT SYSCALL CALLS CONTINUE INJECTED VALUE ERRNO
+expect_stats() {
+	_line=$(stats_line "$2")
+	if ! printf '%s\n' "$_line" |
+		grep -Eq "^$2 +$3 +$4 +$5 +$6 +$7 +$NUM +$NUM +$NUM +$NUM +$NUM\$"; then
+		show_run
+		fail "$1: expected '$2 $3 $4 $5 $6 $7' and 5 times, got '$_line'"
+	fi
+	# p50 <= p90 <= p99 <= p99.9 <= max
+	if ! printf '%s\n' "$_line" |
+		awk '{ for (i = 7; i < 11; i++) if ($i + 0 > $(i + 1) + 0) exit 1 }'; then
+		fail "$1: percentiles out of order: '$_line'"
+	fi
+	say "ok: $1: $_line"
+}
+
+say "== getppid N times under 'return getppid 42': count N"
+urun --stats --rule 'return getppid 42' --rule 'default allow' -- \
+	"$PROBE" threads 1 "$T/file" 37 42
+expect_out "the program ran as usual" "ok 1"
+expect_grep "the table's title" "$ERR" '^unotify: supervised calls \(round trip'
+expect_grep "the table's columns" "$ERR" \
+	'^syscall +calls +continue +injected +value +errno +p50 +p90 +p99 +p99\.9 +max$'
+expect_stats "37 getppid, each answered with a value" getppid 37 0 0 37 0
+expect_no_grep "nothing else was supervised" \
+	"$(printf '%s\n' "$ERR" | sed -n '/^syscall /,$p' | sed 1d)" '^[^g]'
+
+say "== two syscalls, three verdicts, two threads"
+urun --stats --rule 'return getppid 42' --rule "deny openat path=$T/secret EACCES" \
+	--rule 'default allow' -- "$PROBE" threads 2 "$T/file" 25 42 "$T/secret"
+expect_out "both threads got what the policy says" "ok 2"
+expect_stats "getppid: 2 x 25 values" getppid 50 0 0 50 0
+_open=$(stats_line openat)
+_errno=$(printf '%s\n' "$_open" | awk '{ print $6 }')
+_calls=$(printf '%s\n' "$_open" | awk '{ print $2 }')
+_injected=$(printf '%s\n' "$_open" | awk '{ print $4 }')
+[ "$_errno" = 50 ] || fail "openat: expected 50 denials, got '$_open'"
+# 50 allowed in the loop and one first read, plus what the loader opens.
+[ "$_injected" -ge 51 ] && [ "$_calls" = $((_injected + 50)) ] ||
+	fail "openat: expected >= 51 injected and calls = injected + 50, got '$_open'"
+say "ok: openat: $_calls calls, $_injected opened by the supervisor, 50 denied"
+
+say "== a call the kernel layer settles is not a supervised call"
+urun --stats --rule 'deny getppid EXDEV' --rule 'default allow' -- "$PROBE" getppid
+expect_out "deny getppid, in the kernel" "err EXDEV"
+expect_grep "the table is printed" "$ERR" '^syscall +calls'
+[ -z "$(stats_line getppid)" ] || fail "getppid listed: $(stats_line getppid)"
+say "ok: no getppid line"
+
+say "== past the kept samples (65536 per syscall) the count stays exact"
+urun --stats --log /dev/null --rule 'return getppid 42' --rule 'default allow' -- \
+	"$PROBE" threads 1 "$T/file" 70000 42
+expect_out "70000 calls" "ok 1"
+expect_stats "getppid: 70000" getppid 70000 0 0 70000 0
+
+say "== without --stats, no table"
+urun --rule 'return getppid 42' --rule 'default allow' -- "$PROBE" getppid
+expect_out "return getppid 42" "ret=42"
+expect_no_grep "no table" "$ERR" '^unotify: supervised calls'
