@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 
 #include "audit-args.h"
+#include "audit-buf.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
@@ -67,23 +68,7 @@ static const char *audit_kinds(int nr)
 	return "xxxxxx";
 }
 
-static void audit_put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void audit_put_open_flags(FILE *f, uint64_t flags)
+static void audit_put_open_flags(struct audit_buf *b, uint64_t flags)
 {
 	static const struct {
 		uint64_t bit;
@@ -102,53 +87,56 @@ static void audit_put_open_flags(FILE *f, uint64_t flags)
 	};
 	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
 
-	fputs(modes[flags & O_ACCMODE], f);
+	abuf_put(b, modes[flags & O_ACCMODE]);
 	flags &= ~(uint64_t)O_ACCMODE;
 	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
 		if ((flags & bits[i].bit) == bits[i].bit && bits[i].bit) {
-			fprintf(f, "|%s", bits[i].name);
+			abuf_putc(b, '|');
+			abuf_put(b, bits[i].name);
 			flags &= ~bits[i].bit;
 		}
-	if (flags)
-		fprintf(f, "|0x%llx", (unsigned long long)flags);
+	if (flags) {
+		abuf_putc(b, '|');
+		abuf_put_hex(b, flags);
+	}
 }
 
-static void audit_put_arg(FILE *f, char kind, uint64_t v, const char *path_arg)
+static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char *path_arg)
 {
 	switch (kind) {
 	case 'd':
 		if ((int)v == AT_FDCWD)
-			fputs("AT_FDCWD", f);
+			abuf_put(b, "AT_FDCWD");
 		else
-			fprintf(f, "%d", (int)v);
+			abuf_put_i64(b, (int)v);
 		break;
 	case 'p':
 		if (path_arg)
-			audit_put_string(f, path_arg);
+			abuf_put_quoted(b, path_arg);
 		else
-			fprintf(f, "0x%llx", (unsigned long long)v);
+			abuf_put_hex(b, v);
 		break;
 	case 'f':
-		audit_put_open_flags(f, v);
+		audit_put_open_flags(b, v);
 		break;
 	case 'm':
-		fprintf(f, "0%llo", (unsigned long long)(v & 07777));
+		abuf_put_oct(b, v & 07777);
 		break;
 	case 'i':
-		fprintf(f, "%lld", (long long)v);
+		abuf_put_i64(b, (int64_t)v);
 		break;
 	default:
-		fprintf(f, "0x%llx", (unsigned long long)v);
+		abuf_put_hex(b, v);
 	}
 }
 
-void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_arg)
+void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg)
 {
 	const char *kinds = audit_kinds(nr);
 
 	uint64_t flags = 0;
 
-	fputc('(', f);
+	abuf_putc(b, '(');
 	for (size_t i = 0; kinds[i] && i < 6; i++) {
 		/* As strace: an open's mode means something only when it creates. */
 		if (kinds[i] == 'm' && i > 0 && kinds[i - 1] == 'f' && !(flags & O_CREAT) &&
@@ -157,10 +145,10 @@ void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_a
 		if (kinds[i] == 'f')
 			flags = args[i];
 		if (i)
-			fputs(", ", f);
-		audit_put_arg(f, kinds[i], args[i], path_arg);
+			abuf_put(b, ", ");
+		audit_put_arg(b, kinds[i], args[i], path_arg);
 	}
-	fputc(')', f);
+	abuf_putc(b, ')');
 }
 
 const char *audit_errno_name(int err)

@@ -10,7 +10,8 @@
 #include "audit.h"
 
 /* "(AT_FDCWD, "/etc/shadow", O_RDONLY|O_CLOEXEC)": as many arguments as the call takes. */
-void audit_args_format(FILE *f, int nr, const uint64_t *args, const char *path_arg);
+struct audit_buf;
+void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg);
 /* "EACCES", or "E<number>" for an errno without a name. Never NULL. */
 const char *audit_errno_name(int err);
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The audit trail. Each record is formatted into one buffer and written
- * with a single call under a lock, so lines from several supervising
- * threads never interleave.
+ * with a single write(2) on an O_APPEND fd, so lines from several
+ * supervising threads never interleave and no lock is held on the round
+ * trip. Text records avoid stdio altogether (audit-buf.h says why).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,14 +18,14 @@
 
 #include "audit.h"
 #include "audit-args.h"
+#include "audit-buf.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
 struct audit {
-	FILE *out;
+	int fd;
 	bool owned;
 	enum audit_format format;
-	pthread_mutex_t lock;
 };
 
 int audit_format_parse(const char *s, enum audit_format *ret)
@@ -56,24 +56,14 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret)
 	if (format == AUDIT_JOURNAL && !audit_journal_available())
 		return -EOPNOTSUPP;
 	a->format = format;
-	a->out = stderr;
+	a->fd = STDERR_FILENO;
 	if (path && strcmp(path, "-") != 0) {
 		/* Append, so a trail shared by several runs loses nothing. */
-		int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
-
-		if (fd < 0)
+		a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+		if (a->fd < 0)
 			return negative_errno();
-		a->out = fdopen(fd, "a");
-		if (!a->out) {
-			int r = negative_errno();
-
-			close(fd);
-			return r;
-		}
 		a->owned = true;
-		setvbuf(a->out, NULL, _IOLBF, 0);
 	}
-	pthread_mutex_init(&a->lock, NULL);
 	*ret = steal_pointer(&a);
 	return 0;
 }
@@ -83,73 +73,84 @@ void audit_close(struct audit *a)
 	if (!a)
 		return;
 	if (a->owned)
-		fclose(a->out);
-	else
-		fflush(a->out);
-	pthread_mutex_destroy(&a->lock);
+		close(a->fd);
 	free(a);
 }
 
-static void audit_timestamp(char *buf, size_t size)
+/* The second is formatted once per thread and second: the round trip is short. */
+static void audit_timestamp(struct audit_buf *b)
 {
+	static __thread time_t cached_sec = -1;
+	static __thread char cached[24];
 	struct timespec ts;
-	struct tm tm;
+	char frac[8];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
-}
+	if (ts.tv_sec != cached_sec) {
+		struct tm tm;
 
-static void audit_rule_name(const struct audit_record *r, char *buf, size_t size)
-{
-	if (r->rule_line > 0)
-		snprintf(buf, size, "%s:%d", r->rule_file ? r->rule_file : "?", r->rule_line);
-	else
-		snprintf(buf, size, "default");
-}
-
-/* Text values come from the target: escape anything that could forge a record. */
-static void audit_put_safe(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\\' || c == ' ')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(cached, sizeof(cached), "%Y-%m-%dT%H:%M:%S", &tm);
+		cached_sec = ts.tv_sec;
 	}
+	abuf_put(b, cached);
+	frac[0] = '.';
+	for (long us = ts.tv_nsec / 1000, i = 6; i > 0; i--, us /= 10)
+		frac[i] = (char)('0' + us % 10);
+	frac[7] = 'Z';
+	abuf_putn(b, frac, sizeof(frac));
 }
 
-static void audit_format_text(FILE *f, const struct audit_record *r)
+
+static void audit_put_rule(struct audit_buf *b, const struct audit_record *r)
 {
-	char when[64], rule[300];
+	abuf_put(b, " rule=");
+	if (r->rule_line <= 0) {
+		abuf_put(b, "default");
+		return;
+	}
+	abuf_put_field(b, r->rule_file ? r->rule_file : "?");
+	abuf_putc(b, ':');
+	abuf_put_i64(b, r->rule_line);
+}
+
+static void audit_put_optional(struct audit_buf *b, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	abuf_put(b, key);
+	abuf_put_field(b, value);
+}
+
+static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
+{
 	const char *name = policy_syscall_name(r->nr);
 
-	audit_timestamp(when, sizeof(when));
-	audit_rule_name(r, rule, sizeof(rule));
-	fprintf(f, "%s ", when);
-	if (r->sandbox) {
-		fputs("sandbox=", f);
-		audit_put_safe(f, r->sandbox);
-		fputc(' ', f);
-	}
+	audit_timestamp(b);
+	audit_put_optional(b, " sandbox=", r->sandbox);
+	abuf_put(b, " pid=");
+	abuf_put_i64(b, r->pid);
+	abuf_put(b, " syscall=");
 	if (name)
-		fprintf(f, "pid=%d syscall=%s args=", (int)r->pid, name);
+		abuf_put(b, name);
 	else
-		fprintf(f, "pid=%d syscall=%d args=", (int)r->pid, r->nr);
-	audit_args_format(f, r->nr, r->args, r->path_arg);
-	if (r->path) {
-		fputs(" path=", f);
-		audit_put_safe(f, r->path);
+		abuf_put_i64(b, r->nr);
+	abuf_put(b, " args=");
+	audit_args_format(b, r->nr, r->args, r->path_arg);
+	audit_put_optional(b, " path=", r->path);
+	audit_put_optional(b, " path2=", r->path2);
+	audit_put_optional(b, " addr=", r->addr);
+	abuf_put(b, " verdict=");
+	abuf_put(b, r->verdict);
+	if (strcmp(r->verdict, "deny") == 0) {
+		abuf_put(b, " errno=");
+		abuf_put(b, audit_errno_name(r->error));
 	}
-	fprintf(f, " verdict=%s", r->verdict);
-	if (strcmp(r->verdict, "deny") == 0)
-		fprintf(f, " errno=%s", audit_errno_name(r->error));
-	if (strcmp(r->verdict, "return") == 0)
-		fprintf(f, " value=%lld", (long long)r->value);
-	fprintf(f, " rule=%s\n", rule);
+	if (strcmp(r->verdict, "return") == 0) {
+		abuf_put(b, " value=");
+		abuf_put_i64(b, r->value);
+	}
+	audit_put_rule(b, r);
 }
 
 static struct json_object *audit_json_object(const struct audit_record *r)
@@ -157,9 +158,17 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	const char *name = policy_syscall_name(r->nr);
 	char when[64], rule[300], hex[32];
+	struct audit_buf b;
 
-	audit_timestamp(when, sizeof(when));
-	audit_rule_name(r, rule, sizeof(rule));
+	/* The same time text as the text format, so the two agree. */
+	abuf_init(&b, when, sizeof(when));
+	audit_timestamp(&b);
+	*b.p = '\0';
+	if (r->rule_line > 0)
+		snprintf(rule, sizeof(rule), "%s:%d", r->rule_file ? r->rule_file : "?",
+			 r->rule_line);
+	else
+		snprintf(rule, sizeof(rule), "default");
 	json_object_object_add(o, "time", json_object_new_string(when));
 	if (r->sandbox)
 		json_object_object_add(o, "sandbox", json_object_new_string(r->sandbox));
@@ -173,6 +182,10 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 	json_object_object_add(o, "args", args);
 	if (r->path)
 		json_object_object_add(o, "path", json_object_new_string(r->path));
+	if (r->path2)
+		json_object_object_add(o, "path2", json_object_new_string(r->path2));
+	if (r->addr)
+		json_object_object_add(o, "addr", json_object_new_string(r->addr));
 	json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
 	if (strcmp(r->verdict, "deny") == 0)
 		json_object_object_add(o, "errno",
@@ -183,30 +196,41 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 	return o;
 }
 
+/* One write(2): partial writes only happen on errors we cannot mend anyway. */
+static void audit_write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
 void audit_write(struct audit *a, const struct audit_record *r)
 {
-	_cleanup_free_ char *line = NULL;
-	size_t len = 0;
-	FILE *mem;
+	/* Two paths of up to 4 KiB, each byte escaped to at most 4. */
+	char line[40 * 1024];
+	struct audit_buf b;
 
 	if (a->format == AUDIT_JOURNAL) {
 		audit_journal_write(r);
 		return;
 	}
-	mem = open_memstream(&line, &len);
-	if (!mem)
-		return;
 	if (a->format == AUDIT_JSON) {
 		struct json_object *o = audit_json_object(r);
+		const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 
-		fprintf(mem, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		abuf_init(&b, line, sizeof(line));
+		abuf_put(&b, text);
 		json_object_put(o);
 	} else {
-		audit_format_text(mem, r);
+		abuf_init(&b, line, sizeof(line));
+		audit_format_text(&b, r);
 	}
-	fclose(mem);
-	pthread_mutex_lock(&a->lock);
-	fwrite(line, 1, len, a->out);
-	fflush(a->out);
-	pthread_mutex_unlock(&a->lock);
+	audit_write_all(a->fd, line, abuf_finish(&b, line));
 }

@@ -16,6 +16,7 @@
 #include "enforce.h"
 #include "run.h"
 #include "run-daemon.h"
+#include "record.h"
 #include "run-stats.h"
 #include "lib/util.h"
 
@@ -27,7 +28,7 @@ static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "--rule %zu", i + 1);
+		snprintf(name, sizeof(name), "--rule-%zu", i + 1);
 		if (policy_parse_text(p, name, rules[i], diags) < 0)
 			r = -EINVAL;
 	}
@@ -83,6 +84,35 @@ static int run_policy_load_named(const struct run_options *o, struct policy **re
 		return r;
 	}
 	return run_policy_load(&path, 1, NULL, 0, ret);
+}
+
+/* --record: the recording policy. Only its errors would be news (a bug): no warnings. */
+static int run_policy_load_record(struct policy **ret)
+{
+	struct policy_diags diags = { 0 };
+	_cleanup_free_ char *text = NULL;
+	struct policy *p = NULL;
+	int r;
+
+	r = record_policy_text(&text);
+	if (r == 0)
+		p = policy_new();
+	if (!p)
+		return -ENOMEM;
+	r = policy_parse_text(p, "record", text, &diags);
+	if (policy_finish(p, &diags) < 0 && r == 0)
+		r = -EINVAL;
+	if (diags.errors > 0) {
+		policy_diags_print(&diags, stderr);
+		r = -EINVAL;
+	}
+	policy_diags_free(&diags);
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	*ret = p;
+	return 0;
 }
 
 static volatile sig_atomic_t run_child_pid;
@@ -149,6 +179,7 @@ struct run_state {
 	struct unotify_child child;
 	unotify_listener *listener;
 	struct run_stats *stats;
+	struct record *record;
 };
 
 static int run_prepare(struct run_state *s)
@@ -158,6 +189,8 @@ static int run_prepare(struct run_state *s)
 
 	if (o->daemon)
 		r = run_policy_load_named(o, &s->policy);
+	else if (o->record_path)
+		r = run_policy_load_record(&s->policy);
 	else
 		r = run_policy_load(o->policy_files, o->n_policy_files, o->rules, o->n_rules,
 				    &s->policy);
@@ -168,7 +201,10 @@ static int run_prepare(struct run_state *s)
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
 		return r;
 	}
-	r = audit_open(o->log_path, o->log_format, &s->audit);
+	if (o->record_path && record_new(&s->record) < 0)
+		return -ENOMEM;
+	/* A recorded run logs every call: to a trail only when --log asks for one. */
+	r = o->record_path && !o->log_path ? 0 : audit_open(o->log_path, o->log_format, &s->audit);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot open the audit trail %s: %s\n",
 			o->log_path ? o->log_path : "stderr", strerror(-r));
@@ -228,9 +264,21 @@ static void run_replied(const struct seccomp_notif *req, const struct unotify_ve
 	run_stats_add(s->stats, req->data.nr, v, ns);
 }
 
+static void run_observe(struct enforcer *e, const struct audit_record *r)
+{
+	struct run_state *s = e->user;
+
+	record_add(s->record, r);
+}
+
 static int run_supervise(struct run_state *s)
 {
-	struct enforcer e = { .policy = s->policy, .audit = s->audit, .user = s };
+	struct enforcer e = {
+		.policy = s->policy,
+		.audit = s->audit,
+		.user = s,
+		.observe = s->record ? run_observe : NULL,
+	};
 	struct unotify_loop_ops ops = {
 		.decide = enforce_decide,
 		.replied = s->stats ? run_replied : NULL,
@@ -271,6 +319,7 @@ static void run_state_free(struct run_state *s)
 	unotify_listener_free(s->listener);
 	unotify_child_close(&s->child);
 	run_stats_free(s->stats);
+	record_free(s->record);
 	audit_close(s->audit);
 	policy_program_free(s->prog);
 	policy_free(s->policy);
@@ -300,6 +349,20 @@ static int run_handoff(struct run_state *s)
 	return 0;
 }
 
+/* --record: the program's status stays the exit code; failing to write is ours. */
+static int run_record_write(struct run_state *s)
+{
+	int r = record_write(s->record, s->o->record_path, s->o->argv);
+
+	if (r < 0)
+		fprintf(stderr, "unotify: cannot write the recorded policy %s: %s\n",
+			s->o->record_path, strerror(-r));
+	else if (!s->o->quiet)
+		fprintf(stderr, "unotify: recorded policy written to %s; review it before use "
+				"(unotify(1), RECORDING A POLICY)\n", s->o->record_path);
+	return r;
+}
+
 int run_main(const struct run_options *o)
 {
 	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
@@ -323,6 +386,8 @@ int run_main(const struct run_options *o)
 		if (run_supervise(&s) < 0)
 			unotify_listener_free(steal_pointer(&s.listener));
 		r = run_finish(&s);
+		if (s.record && run_record_write(&s) < 0)
+			r = EXIT_SUPERVISOR;
 	}
 	run_state_free(&s);
 	return r;

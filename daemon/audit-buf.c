@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "audit-buf.h"
+
+void abuf_init(struct audit_buf *b, char *mem, size_t size)
+{
+	b->p = mem;
+	b->end = mem + size - 1;
+	b->truncated = false;
+}
+
+void abuf_putn(struct audit_buf *b, const char *s, size_t n)
+{
+	size_t room = (size_t)(b->end - b->p);
+
+	if (n > room) {
+		n = room;
+		b->truncated = true;
+	}
+	memcpy(b->p, s, n);
+	b->p += n;
+}
+
+void abuf_put(struct audit_buf *b, const char *s)
+{
+	abuf_putn(b, s, strlen(s));
+}
+
+void abuf_putc(struct audit_buf *b, char c)
+{
+	if (b->p < b->end)
+		*b->p++ = c;
+	else
+		b->truncated = true;
+}
+
+/* Digits of v in base (8, 10, 16), most significant first. */
+static void abuf_put_base(struct audit_buf *b, uint64_t v, unsigned int base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = digits[v % base];
+		v /= base;
+	} while (v);
+	abuf_putn(b, tmp + sizeof(tmp) - n, n);
+}
+
+void abuf_put_u64(struct audit_buf *b, uint64_t v)
+{
+	abuf_put_base(b, v, 10);
+}
+
+void abuf_put_i64(struct audit_buf *b, int64_t v)
+{
+	if (v < 0) {
+		abuf_putc(b, '-');
+		abuf_put_base(b, -(uint64_t)v, 10);
+	} else {
+		abuf_put_base(b, (uint64_t)v, 10);
+	}
+}
+
+void abuf_put_hex(struct audit_buf *b, uint64_t v)
+{
+	abuf_putn(b, "0x", 2);
+	abuf_put_base(b, v, 16);
+}
+
+void abuf_put_oct(struct audit_buf *b, uint64_t v)
+{
+	abuf_putc(b, '0');
+	if (v)
+		abuf_put_base(b, v, 8);
+}
+
+static void abuf_put_byte_escape(struct audit_buf *b, unsigned char c)
+{
+	static const char digits[] = "0123456789abcdef";
+	char e[4] = { '\\', 'x', digits[c >> 4], digits[c & 15] };
+
+	abuf_putn(b, e, sizeof(e));
+}
+
+void abuf_put_field(struct audit_buf *b, const char *s)
+{
+	for (const char *run = s;; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > 0x20 && c != 0x7f && c != '\\')
+			continue;
+		abuf_putn(b, run, (size_t)(s - run));
+		if (!c)
+			return;
+		abuf_put_byte_escape(b, c);
+		run = s + 1;
+	}
+}
+
+void abuf_put_quoted(struct audit_buf *b, const char *s)
+{
+	abuf_putc(b, '"');
+	for (const char *run = s;; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			continue;
+		abuf_putn(b, run, (size_t)(s - run));
+		if (!c)
+			break;
+		if (c == '"' || c == '\\') {
+			abuf_putc(b, '\\');
+			abuf_putc(b, (char)c);
+		} else {
+			abuf_put_byte_escape(b, c);
+		}
+		run = s + 1;
+	}
+	abuf_putc(b, '"');
+}
+
+size_t abuf_finish(struct audit_buf *b, const char *start)
+{
+	if (b->truncated && b->end - start > 4) {
+		memcpy(b->end - 3, "...", 3);
+		b->p = b->end;
+	}
+	*b->p++ = '\n';
+	return (size_t)(b->p - start);
+}
