@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "policy/policy.h"
 #include "run-daemon.h"
+#include "policy-env.h"
 #include "unotifyd.h"
 
 struct policy_set {
@@ -77,6 +78,20 @@ static void policies_log_diags(const struct policy_diags *diags)
 }
 
 /* Parses dir/name.policy into a new entry; a broken file gives an entry with an error. */
+/*
+ * A policy serves every sandbox that names it, whose capabilities are not
+ * known when it is loaded: an OCI profile's includes on capabilities are
+ * read as for a program without any, so they never grant more.
+ */
+static void policies_set_env(struct policy *p)
+{
+	struct policy_env env = { 0 };
+
+	policy_env_of_self(&env);
+	env.caps = 0;
+	policy_set_env(p, &env);
+}
+
 static int policies_load_one(const char *dir, const char *name, struct policy_entry **ret)
 {
 	_cleanup_free_ struct policy_entry *e = calloc(1, sizeof(*e));
@@ -94,6 +109,7 @@ static int policies_load_one(const char *dir, const char *name, struct policy_en
 		policy_free(p);
 		return -ENOMEM;
 	}
+	policies_set_env(p);
 	r = policy_parse_file(p, path, &diags);
 	if (r >= 0)
 		r = policy_finish(p, &diags);

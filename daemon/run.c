@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "enforce.h"
+#include "policy-env.h"
 #include "run.h"
 #include "run-daemon.h"
 #include "record.h"
@@ -35,15 +36,23 @@ static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
 	return r;
 }
 
+/* Set by `run` for its program; otherwise the policy is read as if for us. */
+static struct policy_env run_env;
+static bool run_env_set;
+
 int run_policy_load(char **files, size_t n_files, char **rules, size_t n_rules,
 		    struct policy **ret)
 {
 	struct policy_diags diags = { 0 };
 	struct policy *p = policy_new();
+	struct policy_env env = run_env;
 	int r = 0;
 
 	if (!p)
 		return -ENOMEM;
+	if (!run_env_set && policy_env_of_self(&env) < 0)
+		env = (struct policy_env){ 0 };
+	policy_set_env(p, &env);
 	for (size_t i = 0; i < n_files; i++) {
 		int k = policy_parse_file(p, files[i], &diags);
 
@@ -187,6 +196,12 @@ static int run_prepare(struct run_state *s)
 	const struct run_options *o = s->o;
 	int r;
 
+	r = policy_env_for_run(o->user, o->drop_caps, o->keep_caps, &run_env);
+	if (r < 0) {
+		fprintf(stderr, "unotify: --keep-caps: unknown capability in '%s'\n", o->keep_caps);
+		return r;
+	}
+	run_env_set = true;
 	if (o->daemon)
 		r = run_policy_load_named(o, &s->policy);
 	else if (o->record_path)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -24,25 +25,44 @@ static void check_where(const struct policy_rule *by, const struct policy_rule *
 		snprintf(buf, size, "%s:%d", by->file, by->line);
 }
 
+/* Does diagnostics name this entry by itself (a syscall word, not a group or category)? */
+static bool check_entry_named(const struct policy_rule *r, size_t e)
+{
+	return !(r->syscall_roles[e] & (ENTRY_CATEGORY | ENTRY_GROUP));
+}
+
 /*
- * The first unconditional rule naming a syscall decides every call of it:
+ * The first rule that matches every call of a syscall decides them all:
  * later rules never see one. A rule is unreachable (an error: the policy
  * does not say what its author meant) when that holds for every syscall it
  * names; when it holds for some only, the rule still works for the others
- * and a warning names the shadowed ones.
+ * and a warning names the shadowed ones (those named by themselves: a group
+ * overlapping earlier rules is ordinary). A rule whose conditions cannot
+ * hold for any of its syscalls gets a warning.
  */
 static int check_rule_shadow(const struct policy *p, const struct policy_rule *r,
 			     const size_t *decided_by, struct policy_diags *diags)
 {
-	size_t shadowed = 0;
+	size_t shadowed = 0, never = 0;
 	char where[512];
 	int e = 0;
 
-	for (size_t i = 0; i < r->n_syscalls; i++)
+	for (size_t i = 0; i < r->n_syscalls; i++) {
+		struct kform kf;
+
+		kform_build(r, i, &kf);
 		if (decided_by[r->syscalls[i]])
 			shadowed++;
-	if (shadowed == 0)
+		else if (kf.kind == KF_FALSE)
+			never++;
+	}
+	if (shadowed == 0 && never < r->n_syscalls)
 		return 0;
+	if (shadowed == 0)
+		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+				"see the CONDITIONS of unotify.policy(5)",
+				"this rule can never match: its conditions cannot hold for any "
+				"syscall it names");
 	for (size_t i = 0; i < r->n_syscalls && e == 0; i++) {
 		size_t by = decided_by[r->syscalls[i]];
 		const char *name = policy_syscall_name(r->syscalls[i]);
@@ -50,20 +70,71 @@ static int check_rule_shadow(const struct policy *p, const struct policy_rule *r
 		if (!by)
 			continue;
 		check_where(&p->rules[by - 1], r, where, sizeof(where));
-		if (shadowed == r->n_syscalls)
+		if (shadowed + never == r->n_syscalls) {
 			e = diag_add(
 				diags, POLICY_ERROR, r->file, r->line, r->syscall_cols[i],
 				"remove it, or move it above the rule that decides",
 				"unreachable: syscall '%s' is already decided by the rule at %s",
 				name, where);
-		else
+			if (!check_entry_named(r, i))
+				break; /* one is enough for a group */
+		} else if (check_entry_named(r, i)) {
 			e = diag_add(diags, POLICY_WARNING, r->file, r->line, r->syscall_cols[i],
 				     "remove it from this rule",
 				     "syscall '%s' is already decided by the rule at %s: this "
 				     "rule never applies to it",
 				     name, where);
+		}
 	}
-	return e < 0 ? e : shadowed == r->n_syscalls;
+	return e < 0 ? e : shadowed + never == r->n_syscalls;
+}
+
+/* A register condition on a path argument compares the pointer, not the path. */
+static int check_rule_pointers(const struct policy_rule *r, struct policy_diags *diags)
+{
+	for (size_t c = 0; c < r->n_conds; c++)
+		for (size_t i = 0; i < r->n_syscalls; i++) {
+			const struct policy_pathcall *pc = policy_pathcall_find(r->syscalls[i]);
+
+			if (!pc || !check_entry_named(r, i) ||
+			    ((int)r->conds[c].arg != pc->path_arg[0] &&
+			     (int)r->conds[c].arg != pc->path_arg[1]))
+				continue;
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+					"write path=GLOB to decide on the path",
+					"'%s' compares the address of %s's path, not the path",
+					r->conds[c].text, policy_syscall_name(r->syscalls[i]));
+		}
+	return 0;
+}
+
+/*
+ * A rule decided on memory for a syscall the supervisor cannot perform
+ * (execve: the kernel reads the path again after the decision) is
+ * enforced with CONTINUE: a racing thread can swap the memory in between.
+ */
+static int check_rule_unsafe(const struct policy_rule *r, struct policy_diags *diags)
+{
+	for (size_t i = 0; i < r->n_syscalls; i++) {
+		struct kform kf;
+
+		kform_build(r, i, &kf);
+		if (kf.kind == KF_MEMORY && kform_permissive(r) && r->syscalls[i] == SYS_sendmmsg)
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+					"allow sendmmsg by name, before, if the program needs it",
+					"the supervisor does not read sendmmsg's addresses: this "
+					"rule never allows it (it is denied with EPERM)");
+		if (kf.kind != KF_MEMORY || policy_enforcement_of(r->syscalls[i]) !=
+						    POLICY_ENFORCED_UNSAFE)
+			continue;
+		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+				"decide it on the syscall alone (log execve, deny execve), or "
+				"confine the program with mounts",
+				"%s's %s: this rule cannot be enforced safely",
+				policy_syscall_name(r->syscalls[i]),
+				policy_enforcement_reason(r->syscalls[i]));
+	}
+	return 0;
 }
 
 int check_policy(struct policy *p, struct policy_diags *diags)
@@ -77,15 +148,24 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *rule = &p->rules[i];
 
-		r = check_rule_shadow(p, rule, decided_by, diags);
-		if (r < 0)
-			return r;
-		errors += r;
-		if (!policy_rule_is_unconditional(rule))
-			continue;
-		for (size_t j = 0; j < rule->n_syscalls; j++)
-			if (!decided_by[rule->syscalls[j]])
+		if (!rule->generated) {
+			r = check_rule_shadow(p, rule, decided_by, diags);
+			if (r < 0)
+				return r;
+			errors += r;
+			r = check_rule_pointers(rule, diags);
+			if (r == 0)
+				r = check_rule_unsafe(rule, diags);
+			if (r < 0)
+				return r;
+		}
+		for (size_t j = 0; j < rule->n_syscalls; j++) {
+			struct kform kf;
+
+			kform_build(rule, j, &kf);
+			if (kf.kind == KF_TRUE && !decided_by[rule->syscalls[j]])
 				decided_by[rule->syscalls[j]] = i + 1;
+		}
 	}
 	/* (No text read at all, e.g. an unreadable file: its error says enough.) */
 	if (!p->has_default && p->n_files > 0) {
@@ -112,9 +192,11 @@ int check_index(struct policy *p)
 	for (size_t nr = 0; nr < POLICY_NR_MAX; nr++)
 		p->by_nr_start[nr + 1] += p->by_nr_start[nr];
 	free(p->by_nr);
+	free(p->by_entry);
 	p->by_nr = calloc(total ? total : 1, sizeof(size_t));
+	p->by_entry = calloc(total ? total : 1, sizeof(size_t));
 	fill = calloc(POLICY_NR_MAX, sizeof(size_t));
-	if (!p->by_nr || !fill) {
+	if (!p->by_nr || !p->by_entry || !fill) {
 		free(fill);
 		return -ENOMEM;
 	}
@@ -122,6 +204,7 @@ int check_index(struct policy *p)
 		for (size_t j = 0; j < p->rules[i].n_syscalls; j++) {
 			int nr = p->rules[i].syscalls[j];
 
+			p->by_entry[p->by_nr_start[nr] + fill[nr]] = j;
 			p->by_nr[p->by_nr_start[nr] + fill[nr]++] = i;
 		}
 	free(fill);
@@ -142,6 +225,8 @@ int policy_finish(struct policy *p, struct policy_diags *diags)
 	if (r < 0)
 		p->failed = true;
 	r = check_index(p);
+	if (r == 0)
+		r = index_build(p);
 	if (r < 0)
 		return r;
 	p->finished = true;

@@ -6,8 +6,11 @@
  * whole rule list for them (evaluate.c).
  *
  * Why the split preserves first-match semantics, syscall by syscall. Let
- * R1..Rk be the rules naming syscall S in policy order, U the first
- * unconditional one (later rules never decide S: check.c rejects them), and
+ * R1..Rk be the rules naming syscall S in policy order that can match a
+ * call of S (kform.c: a rule that never can, say @file-write with access=r
+ * on creat, is left out, as the evaluator leaves it out), U the first
+ * unconditional one (KF_TRUE; later rules never decide S: check.c rejects
+ * them), and
  * F the fallback: U's action, or the default when there is no U. The kernel
  * filter's own default action D is the policy default, mapped (allow ->
  * ALLOW, deny E -> ERRNO(E), kill -> KILL_PROCESS, log and return -> NOTIFY,
@@ -16,17 +19,22 @@
  * 1. R1 unconditional: it decides every call of S. Its kernel action (NOTIFY
  *    for log and return) becomes an unconditional kernel rule (none when it
  *    equals D: the filter default gives the same outcome).
- * 2. R1..Rj conditional, on registers only (no path=), and F's kernel action
+ * 2. R1..Rj conditional (KF_REGS: argN conditions, and open flags in a
+ *    register, membership of opens and sendto in their categories, access=,
+ *    flags=, each as a few terms (flags & m) == v, one libseccomp rule per
+ *    term; or KF_MEMORY, whose register part is a necessary condition:
+ *    a call that fails it cannot match), and F's kernel action
  *    equal to D. A call either satisfies some Ri, and the first such Ri
  *    decides it, or satisfies none, and F decides it, which D does. If every
  *    Ri has the same kernel action A, "some Ri holds -> A, else D" is the
  *    exact outcome: the kernel gets one rule per Ri with action A (libseccomp
  *    ORs the rules of a syscall). If their actions differ, or A is NOTIFY,
- *    the rules get action NOTIFY instead: a call some Ri matches goes to the
+ *    or some Ri needs memory, the rules get action NOTIFY instead (with
+ *    only the register part of a memory rule): a call some Ri may match goes to the
  *    supervisor, which walks the same list and finds the first Ri; a call
  *    none matches is decided by D = F in the kernel. The comparisons are
  *    libseccomp's full 64-bit ones, which evaluate.c mirrors exactly.
- * 3. Otherwise (a path= rule, which needs the pointed-to memory, or a
+ * 3. Otherwise (a
  *    fallback the kernel filter cannot express for S alone next to
  *    conditional rules) every call of S goes to the supervisor: an
  *    unconditional NOTIFY rule.
@@ -89,9 +97,14 @@ struct compile_plan {
 	bool notified; /* some call of the syscall may reach the supervisor */
 };
 
-static const struct policy_rule *compile_rule(const struct policy *p, size_t i)
+static const struct policy_rule *compile_rule(const struct policy *p, size_t k)
 {
-	return &p->rules[p->by_nr[i]];
+	return &p->rules[p->by_nr[k]];
+}
+
+static void compile_kform(const struct policy *p, size_t k, struct kform *kf)
+{
+	kform_build(compile_rule(p, k), p->by_entry[k], kf);
 }
 
 static void compile_plan_all(uint32_t action, uint32_t def, struct compile_plan *plan)
@@ -101,80 +114,177 @@ static void compile_plan_all(uint32_t action, uint32_t def, struct compile_plan 
 	plan->notified = action == SCMP_ACT_NOTIFY;
 }
 
+static bool compile_has_register_part(const struct policy_rule *r, const struct kform *kf)
+{
+	return r->n_conds || kf->n_terms || kf->addressed;
+}
+
+/*
+ * The rules of nr that can match one of its calls (kform.c: rules that can
+ * never match are skipped), against the three cases above; "unconditional"
+ * is KF_TRUE, "registers only" KF_REGS.
+ */
 static void compile_plan_syscall(const struct policy *p, int nr, uint32_t def,
 				 struct compile_plan *plan)
 {
-	size_t begin = p->by_nr_start[nr], end = p->by_nr_start[nr + 1], u;
-	uint32_t first_action = compile_kernel_action(compile_rule(p, begin));
-	uint32_t fallback = def, action = first_action;
-	bool registers_only = true;
+	size_t begin = p->by_nr_start[nr], end = p->by_nr_start[nr + 1], u, first = end;
+	uint32_t fallback = def, action = 0;
+	bool sends_all = false;
+	struct kform kf;
 
-	*plan = (struct compile_plan){ .first = begin };
-	if (policy_rule_is_unconditional(compile_rule(p, begin))) {
-		compile_plan_all(first_action, def, plan); /* case 1 */
-		return;
-	}
-	for (u = begin; u < end; u++)
-		if (policy_rule_is_unconditional(compile_rule(p, u))) {
+	*plan = (struct compile_plan){ .first = begin, .notified = def == SCMP_ACT_NOTIFY };
+	for (u = begin; u < end; u++) {
+		compile_kform(p, u, &kf);
+		if (kf.kind == KF_FALSE)
+			continue;
+		if (first == end) {
+			first = u;
+			action = compile_kernel_action(compile_rule(p, u));
+		}
+		if (kf.kind == KF_TRUE) {
 			fallback = compile_kernel_action(compile_rule(p, u));
 			break;
 		}
-	for (size_t i = begin; i < u; i++) {
-		if (compile_rule(p, i)->n_paths > 0)
-			registers_only = false;
-		if (compile_kernel_action(compile_rule(p, i)) != first_action)
+		/* Memory is the supervisor's: the filter sends what meets the register part. */
+		if (kf.kind == KF_MEMORY ||
+		    compile_kernel_action(compile_rule(p, u)) != action)
 			action = SCMP_ACT_NOTIFY;
+		/* No register part at all: every call goes up (and libseccomp 2.5 leaks
+		 * when an unconditional rule joins conditional ones). */
+		sends_all |= kf.kind == KF_MEMORY && !compile_has_register_part(compile_rule(p, u), &kf);
 	}
-	if (!registers_only || fallback != def) {
+	if (first == end)
+		return; /* no rule can match: the default decides, as the filter default does */
+	if (u == first) {
+		compile_plan_all(fallback, def, plan); /* case 1 */
+		return;
+	}
+	if (fallback != def || sends_all) {
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan); /* case 3 */
 		return;
 	}
 	compile_plan_all(action, def, plan); /* case 2 */
 	if (plan->kind == PLAN_ALL)
 		plan->kind = PLAN_COND;
+	plan->first = first;
 	plan->end = u;
 	plan->notified = action == SCMP_ACT_NOTIFY || def == SCMP_ACT_NOTIFY;
 }
 
-static int compile_add_rule(scmp_filter_ctx ctx, uint32_t action, int nr,
-			    const struct policy_rule *r)
-{
-	static const enum scmp_compare ops[] = {
-		[POLICY_CMP_EQ] = SCMP_CMP_EQ,
-		[POLICY_CMP_NE] = SCMP_CMP_NE,
-		[POLICY_CMP_LT] = SCMP_CMP_LT,
-		[POLICY_CMP_LE] = SCMP_CMP_LE,
-		[POLICY_CMP_GT] = SCMP_CMP_GT,
-		[POLICY_CMP_GE] = SCMP_CMP_GE,
-		[POLICY_CMP_MASKED_EQ] = SCMP_CMP_MASKED_EQ,
-	};
+/* One set of comparisons, ANDed: a libseccomp rule. */
+struct compile_chain {
 	struct scmp_arg_cmp cmp[6];
+	unsigned int n;
+};
+
+struct compile_chains {
+	struct compile_chain *items;
+	size_t n;
+};
+
+static const enum scmp_compare compile_ops[] = {
+	[POLICY_CMP_EQ] = SCMP_CMP_EQ,	       [POLICY_CMP_NE] = SCMP_CMP_NE,
+	[POLICY_CMP_LT] = SCMP_CMP_LT,	       [POLICY_CMP_LE] = SCMP_CMP_LE,
+	[POLICY_CMP_GT] = SCMP_CMP_GT,	       [POLICY_CMP_GE] = SCMP_CMP_GE,
+	[POLICY_CMP_MASKED_EQ] = SCMP_CMP_MASKED_EQ,
+};
+
+/* The chains of one rule: its register part, once per flags term. -EINVAL: too many. */
+static int compile_rule_chains(const struct policy_rule *r, const struct kform *kf,
+			       struct compile_chains *out)
+{
+	size_t terms = kf->n_terms ? kf->n_terms : 1;
+	struct compile_chain base = { .n = 0 };
 
 	/* More than six comparisons means two on one argument: libseccomp 2.5 refuses those. */
-	if (r->n_conds > ARRAY_SIZE(cmp))
+	if (r->n_conds + (kf->addressed ? 1 : 0) + (kf->n_terms ? 1 : 0) > 6)
 		return -EINVAL;
 	for (size_t i = 0; i < r->n_conds; i++) {
 		const struct policy_cond *c = &r->conds[i];
 
-		cmp[i] = (struct scmp_arg_cmp){
+		base.cmp[base.n++] = (struct scmp_arg_cmp){
 			.arg = c->arg,
-			.op = ops[c->op],
+			.op = compile_ops[c->op],
 			.datum_a = c->op == POLICY_CMP_MASKED_EQ ? c->mask : c->value,
 			.datum_b = c->op == POLICY_CMP_MASKED_EQ ? c->value : 0,
 		};
 	}
-	return seccomp_rule_add_exact_array(ctx, action, nr, (unsigned int)r->n_conds, cmp);
+	if (kf->addressed)
+		base.cmp[base.n++] = (struct scmp_arg_cmp){ .arg = 4, .op = SCMP_CMP_NE };
+	for (size_t t = 0; t < terms; t++) {
+		struct compile_chain *c = reallocarray(out->items, out->n + 1, sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		out->items = c;
+		c[out->n] = base;
+		if (kf->n_terms)
+			c[out->n].cmp[c[out->n].n++] = (struct scmp_arg_cmp){
+				.arg = (unsigned int)kf->flags_arg,
+				.op = SCMP_CMP_MASKED_EQ,
+				.datum_a = kf->terms[t].mask,
+				.datum_b = kf->terms[t].value,
+			};
+		out->n++;
+	}
+	return 0;
+}
+
+/* Does a hold whenever b does (every comparison of a is one of b's)? */
+static bool compile_chain_covers(const struct compile_chain *a, const struct compile_chain *b)
+{
+	for (unsigned int i = 0; i < a->n; i++) {
+		bool found = false;
+
+		for (unsigned int j = 0; j < b->n && !found; j++)
+			found = memcmp(&a->cmp[i], &b->cmp[j], sizeof(a->cmp[i])) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Adds the chains, all with one action, leaving out those another covers:
+ * the same calls, a smaller filter, and libseccomp 2.5 leaks memory when a
+ * wider chain joins a narrower one of the same syscall.
+ */
+static int compile_add_chains(scmp_filter_ctx ctx, uint32_t action, int nr,
+			      const struct compile_chains *ch)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < ch->n && r == 0; i++) {
+		bool covered = false;
+
+		for (size_t j = 0; j < ch->n && !covered; j++)
+			covered = j != i && compile_chain_covers(&ch->items[j], &ch->items[i]) &&
+				  (!compile_chain_covers(&ch->items[i], &ch->items[j]) || j < i);
+		if (!covered)
+			r = seccomp_rule_add_exact_array(ctx, action, nr, ch->items[i].n,
+							 ch->items[i].cmp);
+	}
+	return r;
 }
 
 static int compile_add_plan(scmp_filter_ctx ctx, const struct policy *p, int nr,
 			    const struct compile_plan *plan)
 {
+	struct compile_chains ch = { 0 };
 	int r = 0;
 
 	if (plan->kind == PLAN_ALL)
 		return seccomp_rule_add_exact(ctx, plan->action, nr, 0);
-	for (size_t i = plan->first; plan->kind == PLAN_COND && i < plan->end && r == 0; i++)
-		r = compile_add_rule(ctx, plan->action, nr, compile_rule(p, i));
+	for (size_t k = plan->first; plan->kind == PLAN_COND && k < plan->end && r == 0; k++) {
+		struct kform kf;
+
+		compile_kform(p, k, &kf);
+		if (kf.kind == KF_REGS || kf.kind == KF_MEMORY)
+			r = compile_rule_chains(compile_rule(p, k), &kf, &ch);
+	}
+	if (r == 0 && ch.n)
+		r = compile_add_chains(ctx, plan->action, nr, &ch);
+	free(ch.items);
 	return r;
 }
 
@@ -191,6 +301,19 @@ static int compile_try_plan(const struct policy *p, int nr, uint32_t def, struct
 	if (compile_add_plan(scratch, p, nr, plan) < 0)
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
 	return 0;
+}
+
+bool compile_syscall_in_kernel(const struct policy *p, int nr)
+{
+	uint32_t def = compile_kernel_action(&p->def);
+	struct compile_plan plan;
+
+	if (p->by_nr_start[nr] == p->by_nr_start[nr + 1])
+		return def != SCMP_ACT_NOTIFY;
+	compile_plan_syscall(p, nr, def, &plan);
+	if (compile_try_plan(p, nr, def, &plan) < 0)
+		return false;
+	return plan.kind == PLAN_DEFAULT ? def != SCMP_ACT_NOTIFY : plan.action != SCMP_ACT_NOTIFY;
 }
 
 static int compile_new_ctx(uint32_t def, scmp_filter_ctx *ret)

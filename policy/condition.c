@@ -150,36 +150,44 @@ static bool condition_never_matches(const char *pat)
 	       (len >= 3 && strcmp(pat + len - 3, "/..") == 0);
 }
 
-static void condition_add_path(struct parser *ps, struct policy_rule *r,
-			       const struct lexer_token *t)
+bool condition_check_pattern(struct parser *ps, const struct lexer_token *t, const char *pat)
 {
-	const char *pat = t->text + strlen("path=");
 	size_t len = strlen(pat), bs = 0;
-	char **paths;
 
 	if (pat[0] != '/') {
 		parser_error(ps, t->col,
 			     "paths are matched once resolved: start the pattern with '/'",
 			     "path pattern '%s' is not absolute", pat);
-		return;
+		return false;
 	}
 	if (len > POLICY_PATTERN_MAX) {
 		parser_error(ps, t->col, NULL, "path pattern longer than %d bytes",
 			     POLICY_PATTERN_MAX);
-		return;
+		return false;
 	}
 	while (bs < len && pat[len - 1 - bs] == '\\')
 		bs++;
 	if (bs % 2) {
 		parser_error(ps, t->col, "'\\' makes the next character literal",
 			     "path pattern '%s' ends with a lone '\\'", pat);
-		return;
+		return false;
 	}
 	if (condition_never_matches(pat))
 		parser_warning(ps, t->col, "write the path as the kernel resolves it",
 			       "path pattern '%s' can never match: resolved paths have no '.', "
 			       "'..', empty or trailing components",
 			       pat);
+	return true;
+}
+
+static void condition_add_path(struct parser *ps, struct policy_rule *r,
+			       const struct lexer_token *t)
+{
+	const char *pat = t->text + strlen("path=");
+	char **paths;
+
+	if (!condition_check_pattern(ps, t, pat))
+		return;
 	if (r->n_paths == 0)
 		r->path_col = t->col;
 	paths = reallocarray(r->paths, r->n_paths + 1, sizeof(char *));
@@ -196,15 +204,133 @@ static void condition_add_path(struct parser *ps, struct policy_rule *r,
 	r->n_paths++;
 }
 
+static void condition_keep_word(struct parser *ps, struct policy_rule *r,
+				const struct lexer_token *t)
+{
+	char **w = reallocarray(r->cond_words, r->n_cond_words + 1, sizeof(char *));
+
+	if (!w) {
+		ps->oom = true;
+		return;
+	}
+	r->cond_words = w;
+	w[r->n_cond_words] = strdup(t->text);
+	if (!w[r->n_cond_words])
+		ps->oom = true;
+	else
+		r->n_cond_words++;
+}
+
 void condition_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
 {
 	const char *s = t->text;
+	size_t errors = ps->errors;
 
-	if (strncmp(s, "path=", 5) == 0)
+	if (strncmp(s, "path=", 5) == 0) {
 		condition_add_path(ps, r, t);
-	else if (strncmp(s, "arg", 3) == 0 && s[3] >= '0' && s[3] <= '9')
+	} else if (strncmp(s, "arg", 3) == 0 && s[3] >= '0' && s[3] <= '9') {
 		condition_add_arg(ps, r, t);
-	else
-		parser_error(ps, t->col, "expected path=GLOB or argN OP VALUE",
+	} else if (strncmp(s, "access=", 7) == 0 || strncmp(s, "flags=", 6) == 0) {
+		if (!r->flags_col)
+			r->flags_col = t->col;
+		if (s[0] == 'a')
+			flags_parse_access(ps, r, t);
+		else
+			flags_parse_flags(ps, r, t);
+	} else if (net_parse(ps, r, t) == 0) {
+		if (!r->net_col)
+			r->net_col = t->col;
+	} else {
+		parser_error(ps, t->col,
+			     "expected path=, access=, flags=, family=, addr=, port=, unix= or "
+			     "argN OP VALUE",
 			     "unknown condition '%s'", s);
+	}
+	if (ps->errors == errors)
+		condition_keep_word(ps, r, t);
+}
+
+/* ---- Conditions against the syscalls of a rule ---- */
+
+enum cond_kind {
+	COND_PATH,
+	COND_FLAGS,
+	COND_NET,
+};
+
+static bool condition_usable(const struct policy_rule *r, size_t i, enum cond_kind k)
+{
+	const struct policy_pathcall *pc = policy_pathcall_find(r->syscalls[i]);
+	uint64_t cst;
+	int arg;
+
+	switch (k) {
+	case COND_PATH:
+		return pc && kform_entry_paths(r, i, pc) != 0;
+	case COND_FLAGS:
+		return flags_source_of(pc, &arg, &cst) != FLAGS_NONE;
+	case COND_NET:
+		return net_syscall_has_address(r->syscalls[i]);
+	}
+	return false;
+}
+
+static const char *condition_word_at(const struct lexer_line *words, int col)
+{
+	for (size_t i = 0; i < words->count; i++)
+		if (words->tokens[i].col == col)
+			return words->tokens[i].text;
+	return "?";
+}
+
+static const char *const cond_names[] = { "path=", "access= and flags=", "an address condition" };
+static const char *const cond_hints[] = {
+	"path= applies to syscalls that take a path; the @file-* categories name them all",
+	"access= and flags= apply to the opens: open, openat, openat2, creat",
+	"family=, addr=, port= and unix= apply to connect, bind, sendto, sendmsg and sendmmsg",
+};
+
+/*
+ * A syscall named by itself or through a group must be able to meet the
+ * condition: anything else is a mistake. Through a category, a syscall
+ * that cannot (fchmod has no path) just never matches such a rule; only a
+ * category none of whose syscalls can is a mistake.
+ */
+static void condition_check_kind(struct parser *ps, const struct policy_rule *r,
+				 const struct lexer_line *words, enum cond_kind k, int col)
+{
+	int last_col = 0;
+
+	for (size_t i = 0; i < r->n_syscalls; i++) {
+		const char *word = condition_word_at(words, r->syscall_cols[i]);
+		bool category = r->syscall_roles[i] & ENTRY_CATEGORY, any = false;
+
+		if (condition_usable(r, i, k) || r->syscall_cols[i] == last_col)
+			continue;
+		for (size_t j = 0; category && j < r->n_syscalls; j++)
+			any |= r->syscall_cols[j] == r->syscall_cols[i] && condition_usable(r, j, k);
+		if (any)
+			continue;
+		last_col = r->syscall_cols[i];
+		if (category)
+			parser_error(ps, col, cond_hints[k], "%s cannot apply to any syscall of '%s'",
+				     cond_names[k], word);
+		else if (word[0] == '@')
+			parser_error(ps, col, cond_hints[k], "%s cannot apply to '%s' (in %s)",
+				     cond_names[k], policy_syscall_name(r->syscalls[i]), word);
+		else
+			parser_error(ps, col, cond_hints[k], "%s cannot apply to '%s'",
+				     cond_names[k], policy_syscall_name(r->syscalls[i]));
+	}
+}
+
+void condition_check_rule(struct parser *ps, const struct policy_rule *r,
+			  const struct lexer_line *words)
+{
+	if (r->n_paths)
+		condition_check_kind(ps, r, words, COND_PATH, r->path_col);
+	if (r->n_fconds)
+		condition_check_kind(ps, r, words, COND_FLAGS, r->flags_col);
+	if (!net_is_empty(&r->net))
+		condition_check_kind(ps, r, words, COND_NET, r->net_col);
 }

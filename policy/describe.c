@@ -65,12 +65,11 @@ int policy_rule_describe(const struct policy *p, size_t i, char *buf, size_t siz
 		return b.len < size ? (int)b.len : -ERANGE;
 	}
 	r = &p->rules[i];
-	for (size_t j = 0; j < r->n_syscalls; j++)
-		describe_add(&b, "%s%s", j ? " " : "", policy_syscall_name(r->syscalls[j]));
-	for (size_t j = 0; j < r->n_conds; j++)
-		describe_add(&b, " %s", r->conds[j].text);
-	for (size_t j = 0; j < r->n_paths; j++)
-		describe_add(&b, " path=%s", r->paths[j]);
+	/* As written: syscalls and @groups, then the conditions in their order. */
+	for (size_t j = 0; j < r->n_words; j++)
+		describe_add(&b, "%s%s", j ? " " : "", r->words[j]);
+	for (size_t j = 0; j < r->n_cond_words; j++)
+		describe_add(&b, " %s", r->cond_words[j]);
 	describe_add(&b, " -> ");
 	describe_outcome(&b, r);
 	return b.len < size ? (int)b.len : -ERANGE;

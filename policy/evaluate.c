@@ -1,23 +1,50 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The user-space layer: decides a call the kernel sent to the supervisor by
- * walking the rules that name its syscall, in policy order, first match
- * wins, the default when none matches. The kernel layer (compile.c) only
- * settles calls whose outcome this walk would give, so both layers agree.
+ * The user-space layer: decides a call the kernel sent to the supervisor.
+ * First match wins, in policy order, the default when none matches; the
+ * kernel layer (compile.c) only settles calls whose outcome this gives.
+ *
+ * Within a rule the conditions are tried cheapest first, and memory is
+ * read only when every earlier condition holds: registers (and open flags
+ * in a register), then the paths, then openat2's flags, then the address.
+ * Each piece of memory is fetched at most once per call.
+ *
+ * The rules of a syscall are not walked one by one: those without path=
+ * are, but once a path is known, the rules with path= that need it come
+ * from the prefix index (index.c, pathset.c) as candidates in rule order.
+ * A rule left out can only be one whose path condition fails on a path
+ * already read; evaluating it would have read nothing more (paths come
+ * before any other memory, and in path order), so the walk decides
+ * exactly what the plain walk would, memory reads included.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 
+#include "lib/util.h"
 #include "policy/internal.h"
 
-/* The call's path, read at most once per evaluation and only when a rule needs it. */
-struct evaluate_path {
-	policy_path_fn get;
+struct eval_ctx {
+	const struct policy *p;
+	const struct policy_call *call;
+	const struct policy_args_ops *ops;
 	void *userdata;
-	bool fetched;
-	int error;
-	const char *path;
+	const struct policy_pathcall *pc;
+	enum flags_source fsrc;
+	int farg;
+	uint64_t fconst;
+	bool is_sendto;
+	bool consulted;
+	bool path_fetched[2];
+	const char *path[2];
+	bool flags_fetched;
+	uint64_t flags;
+	bool sa_fetched;
+	const struct policy_sockaddr *sa;
+	struct pathset_iter *iters[3];
 };
 
 /*
@@ -49,38 +76,168 @@ static bool evaluate_cond(const struct policy_cond *c, const uint64_t *args)
 	return false;
 }
 
-static int evaluate_get_path(struct evaluate_path *ep, bool *consulted)
-{
-	if (!ep->fetched) {
-		ep->fetched = true;
-		*consulted = true;
-		ep->error = ep->get ? ep->get(ep->userdata, &ep->path) : -ENOSYS;
-		if (ep->error >= 0 && !ep->path)
-			ep->error = -EFAULT;
-		if (ep->error > 0)
-			ep->error = 0;
-	}
-	return ep->error;
-}
+/* ---- Memory, fetched once ---- */
 
-/* 1: the rule matches; 0: it does not; -errno: its path could not be read. */
-static int evaluate_rule(const struct policy_rule *r, const struct policy_call *call,
-			 struct evaluate_path *ep, bool *consulted)
+static int evaluate_fetch_path(struct eval_ctx *x, int n)
 {
 	int e;
 
-	/* Registers first: they cost nothing, and a failed one spares reading memory. */
-	for (size_t i = 0; i < r->n_conds; i++)
-		if (!evaluate_cond(&r->conds[i], call->args))
-			return 0;
-	if (r->n_paths == 0)
-		return 1;
-	e = evaluate_get_path(ep, consulted);
+	if (x->path_fetched[n])
+		return 0;
+	x->consulted = true;
+	e = x->ops && x->ops->path ? x->ops->path(x->userdata, n, &x->path[n]) : -ENOSYS;
+	if (e >= 0 && !x->path[n])
+		e = -EFAULT;
+	if (e < 0)
+		return e; /* the walk stops here: denied */
+	x->path_fetched[n] = true;
+	return 0;
+}
+
+static int evaluate_fetch_flags(struct eval_ctx *x)
+{
+	int e;
+
+	if (x->flags_fetched)
+		return 0;
+	x->consulted = true;
+	e = x->ops && x->ops->open_flags ? x->ops->open_flags(x->userdata, &x->flags) : -ENOSYS;
 	if (e < 0)
 		return e;
-	for (size_t i = 0; i < r->n_paths; i++)
-		if (policy_glob_match(r->paths[i], ep->path))
+	x->flags_fetched = true;
+	return 0;
+}
+
+static int evaluate_fetch_sockaddr(struct eval_ctx *x)
+{
+	int e;
+
+	if (x->sa_fetched)
+		return 0;
+	x->consulted = true;
+	e = x->ops && x->ops->sockaddr ? x->ops->sockaddr(x->userdata, &x->sa) : -ENOSYS;
+	if (e >= 0 && !x->sa)
+		e = -EFAULT;
+	if (e < 0)
+		return e;
+	x->sa_fetched = true;
+	return 0;
+}
+
+/* ---- One rule ---- */
+
+static size_t evaluate_entry(const struct policy_rule *r, int nr)
+{
+	size_t e = 0;
+
+	while (e < r->n_syscalls && r->syscalls[e] != nr)
+		e++;
+	return e;
+}
+
+/*
+ * 1: the paths meet the rule's path= (every path it applies to, or one for a
+ * rule that stops the call: kform.c), 0: not, -errno. Paths are read in
+ * order, and no further than the answer needs.
+ */
+static int evaluate_paths(struct eval_ctx *x, const struct policy_rule *r, size_t entry)
+{
+	unsigned int paths = kform_entry_paths(r, entry, x->pc);
+	bool any_path = kform_any_path(r, entry);
+
+	for (int n = 0; n < 2; n++) {
+		bool any = false;
+		int e;
+
+		if (!(paths & (1u << n)))
+			continue;
+		e = evaluate_fetch_path(x, n);
+		if (e < 0)
+			return e;
+		for (size_t i = 0; i < r->n_paths && !any; i++)
+			any = policy_glob_match(r->paths[i], x->path[n]);
+		if (any && any_path)
 			return 1;
+		if (!any && !any_path)
+			return 0;
+	}
+	return paths != 0 && !any_path;
+}
+
+/* The conditions after the registers, in kform.c's order; 1, 0 or -errno. */
+static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size_t entry)
+{
+	unsigned int roles = r->syscall_roles[entry];
+	bool wants_flags = r->n_fconds || (roles & ENTRY_ROLES);
+	bool addressed_mem = (roles & ENTRY_NET_ADDRESSED) && !x->is_sendto;
+	int e;
+
+	if (r->n_paths) {
+		e = evaluate_paths(x, r, entry);
+		if (e <= 0)
+			return e;
+	}
+	if (x->fsrc == FLAGS_MEM && wants_flags) {
+		e = evaluate_fetch_flags(x);
+		if (e < 0)
+			return e;
+		if (!flags_entry_holds(r, roles, x->pc, x->flags))
+			return 0;
+	}
+	if (!net_is_empty(&r->net) && x->is_sendto && x->call->args[4] == 0)
+		return 0; /* a NULL address: nothing to read, no address condition holds */
+	if (addressed_mem || !net_is_empty(&r->net)) {
+		e = evaluate_fetch_sockaddr(x);
+		if (e < 0)
+			return e;
+		if (addressed_mem && x->sa->family == AF_UNSPEC)
+			return 0;
+		if (!net_is_empty(&r->net) && !net_holds(&r->net, x->sa))
+			return 0;
+	}
+	return 1;
+}
+
+/* 1: the rule matches; 0: it does not; -errno: memory it needs could not be read. */
+static int evaluate_rule(struct eval_ctx *x, const struct policy_rule *r)
+{
+	size_t entry = evaluate_entry(r, x->call->nr);
+	unsigned int roles = r->syscall_roles[entry];
+	const uint64_t *args = x->call->args;
+
+	for (size_t i = 0; i < r->n_conds; i++)
+		if (!evaluate_cond(&r->conds[i], args))
+			return 0;
+	if ((x->fsrc == FLAGS_REG || x->fsrc == FLAGS_CONST) &&
+	    (r->n_fconds || (roles & ENTRY_ROLES)) &&
+	    !flags_entry_holds(r, roles, x->pc, x->fsrc == FLAGS_REG ? args[x->farg] : x->fconst))
+		return 0;
+	if ((roles & ENTRY_NET_ADDRESSED) && x->is_sendto && args[4] == 0)
+		return 0;
+	return evaluate_memory(x, r, entry);
+}
+
+/* ---- The walk ---- */
+
+/* The first candidate at or after pos among the rules with path= of class c (index.c). */
+static int evaluate_next_path_rule(struct eval_ctx *x, const struct policy_nr_index *ix, int c,
+				   size_t *at, size_t pos, size_t *ret)
+{
+	int key = c; /* class 0 is filtered on path 0, class 1 on path 1, class 2 never */
+	int e;
+
+	if (c < 2 && x->path_fetched[key]) {
+		if (!x->iters[c]) {
+			e = pathset_query(ix->sets[c], x->path[key], &x->iters[c]);
+			if (e < 0)
+				return e;
+		}
+		*ret = pathset_iter_next(x->iters[c], pos);
+		return 0;
+	}
+	while (*at < ix->n_cls[c] && ix->cls[c][*at] < pos)
+		(*at)++;
+	*ret = *at < ix->n_cls[c] ? ix->cls[c][*at] : SIZE_MAX;
 	return 0;
 }
 
@@ -97,44 +254,141 @@ static void evaluate_decide(const struct policy_rule *r, bool is_default, bool c
 	};
 }
 
-int policy_evaluate(const struct policy *p, const struct policy_call *call, policy_path_fn get_path,
-		    void *userdata, struct policy_decision *ret)
+/*
+ * The memory a rule needs could not be read (a bad pointer, a target gone,
+ * a path too long): the rule can be neither applied nor skipped safely,
+ * since skipping could let a later, wider rule allow what this one denies.
+ * Fail closed: deny with EPERM, whatever the rule's own action, blamed on it.
+ */
+static void evaluate_fail_closed(const struct policy_rule *r, struct policy_decision *ret)
 {
-	struct evaluate_path ep = { .get = get_path, .userdata = userdata };
-	bool consulted = false;
+	*ret = (struct policy_decision){
+		.action = POLICY_DENY,
+		.error = EPERM,
+		.line = r->line,
+		.file = r->file,
+		.path_consulted = true,
+	};
+}
 
-	if (!p || !call || !ret || !p->finished || p->failed)
+static int evaluate_walk(struct eval_ctx *x, struct policy_decision *ret)
+{
+	const struct policy_nr_index *ix = &x->p->index[x->call->nr];
+	size_t plain_at = 0, cls_at[3] = { 0 }, pos = 0;
+
+	for (;;) {
+		size_t best = SIZE_MAX, cand;
+		int m;
+
+		while (plain_at < ix->n_plain && ix->plain[plain_at] < pos)
+			plain_at++;
+		if (plain_at < ix->n_plain)
+			best = ix->plain[plain_at];
+		for (int c = 0; c < 3; c++) {
+			if (!ix->n_cls[c])
+				continue;
+			m = evaluate_next_path_rule(x, ix, c, &cls_at[c], pos, &cand);
+			if (m < 0)
+				return m;
+			if (cand < best)
+				best = cand;
+		}
+		if (best == SIZE_MAX)
+			break;
+		m = evaluate_rule(x, &x->p->rules[best]);
+		if (m < 0) {
+			evaluate_fail_closed(&x->p->rules[best], ret);
+			return 0;
+		}
+		if (m > 0) {
+			evaluate_decide(&x->p->rules[best], false, x->consulted, ret);
+			return 0;
+		}
+		pos = best + 1;
+	}
+	evaluate_decide(&x->p->def, true, x->consulted, ret);
+	return 0;
+}
+
+int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
+			 const struct policy_args_ops *ops, void *userdata,
+			 struct policy_decision *ret)
+{
+	struct eval_ctx x = { .p = p, .call = call, .ops = ops, .userdata = userdata, .farg = -1 };
+	int r;
+
+	if (!p || !call || !ret || !p->finished || p->failed || !p->index)
 		return -EINVAL;
 	if (call->nr < 0 || call->nr >= POLICY_NR_MAX) {
 		evaluate_decide(&p->def, true, false, ret);
 		return 0;
 	}
-	for (size_t i = p->by_nr_start[call->nr]; i < p->by_nr_start[call->nr + 1]; i++) {
-		const struct policy_rule *r = &p->rules[p->by_nr[i]];
-		int m = evaluate_rule(r, call, &ep, &consulted);
+	x.pc = policy_pathcall_find(call->nr);
+	x.fsrc = flags_source_of(x.pc, &x.farg, &x.fconst);
+	x.is_sendto = call->nr == SYS_sendto;
+	r = evaluate_walk(&x, ret);
+	for (int c = 0; c < 3; c++)
+		pathset_iter_free(x.iters[c]);
+	return r;
+}
 
+/*
+ * The same decision by the plain walk over every rule naming the syscall,
+ * no index: the reference the test suite holds the indexed walk to.
+ */
+int evaluate_linear(const struct policy *p, const struct policy_call *call,
+		    const struct policy_args_ops *ops, void *userdata, struct policy_decision *ret)
+{
+	struct eval_ctx x = { .p = p, .call = call, .ops = ops, .userdata = userdata, .farg = -1 };
+
+	if (!p || !call || !ret || !p->finished || p->failed)
+		return -EINVAL;
+	x.pc = policy_pathcall_find(call->nr);
+	x.fsrc = flags_source_of(x.pc, &x.farg, &x.fconst);
+	x.is_sendto = call->nr == SYS_sendto;
+	for (size_t k = p->by_nr_start[call->nr];
+	     call->nr >= 0 && call->nr < POLICY_NR_MAX && k < p->by_nr_start[call->nr + 1]; k++) {
+		const struct policy_rule *r = &p->rules[p->by_nr[k]];
+		struct kform kf;
+		int m;
+
+		kform_build(r, p->by_entry[k], &kf);
+		if (kf.kind == KF_FALSE)
+			continue;
+		m = evaluate_rule(&x, r);
 		if (m < 0) {
-			/*
-			 * The path this rule needs could not be read (a bad pointer, a
-			 * target gone, a path too long): the rule can be neither applied
-			 * nor skipped safely, since skipping could let a later, wider
-			 * rule allow what this one denies. Fail closed: deny with
-			 * EPERM, whatever the rule's own action, blamed on this rule.
-			 */
-			*ret = (struct policy_decision){
-				.action = POLICY_DENY,
-				.error = EPERM,
-				.line = r->line,
-				.file = r->file,
-				.path_consulted = true,
-			};
+			evaluate_fail_closed(r, ret);
 			return 0;
 		}
 		if (m > 0) {
-			evaluate_decide(r, false, consulted, ret);
+			evaluate_decide(r, false, x.consulted, ret);
 			return 0;
 		}
 	}
-	evaluate_decide(&p->def, true, consulted, ret);
+	evaluate_decide(&p->def, true, x.consulted, ret);
 	return 0;
+}
+
+/* The v1 entry point: one path, through a callback without an index. */
+struct evaluate_legacy {
+	policy_path_fn get_path;
+	void *userdata;
+};
+
+static int evaluate_legacy_path(void *userdata, int n, const char **ret_path)
+{
+	struct evaluate_legacy *l = userdata;
+
+	if (n != 0 || !l->get_path)
+		return -ENOSYS;
+	return l->get_path(l->userdata, ret_path);
+}
+
+int policy_evaluate(const struct policy *p, const struct policy_call *call, policy_path_fn get_path,
+		    void *userdata, struct policy_decision *ret)
+{
+	static const struct policy_args_ops ops = { .path = evaluate_legacy_path };
+	struct evaluate_legacy l = { .get_path = get_path, .userdata = userdata };
+
+	return policy_evaluate_args(p, call, &ops, &l, ret);
 }

@@ -41,6 +41,55 @@ struct policy_cond {
 	char *text; /* as written, for descriptions */
 };
 
+/* (flags & mask) == value, on the open flags. */
+struct policy_flagterm {
+	uint64_t mask;
+	uint64_t value;
+};
+
+/* access= or flags=: any term may hold. */
+struct policy_flagcond {
+	bool is_access; /* access= (else flags=) */
+	struct policy_flagterm *terms;
+	size_t n_terms;
+};
+
+/* An address prefix, IPv4 as its IPv4-mapped IPv6 form (::ffff:a.b.c.d/96+n). */
+struct policy_cidr {
+	uint8_t addr[16];
+	unsigned int prefix;
+};
+
+struct policy_ports {
+	uint16_t lo, hi; /* inclusive */
+};
+
+/* Network conditions: within a list any may hold; every non-empty list must hold. */
+struct policy_net {
+	int *families;
+	size_t n_families;
+	struct policy_cidr *cidrs;
+	size_t n_cidrs;
+	struct policy_ports *ports;
+	size_t n_ports;
+	char **unix_globs; /* "/path/glob" or "@abstract-glob" */
+	size_t n_unix;
+};
+
+/*
+ * How a syscall entered a rule (syscall_roles[i]): ENTRY_DIRECT when named
+ * (or through a named group): no membership condition, path= covers all its
+ * paths. Otherwise through categories: the POLICY_ROLE_* bits of the file
+ * categories, ENTRY_NET for @net-*, ENTRY_NET_ADDRESSED when the call is a
+ * member only when it carries an address (sendto, sendmsg, sendmmsg).
+ */
+#define ENTRY_DIRECT 0u
+#define ENTRY_ROLES 0x7fu
+#define ENTRY_NET (1u << 8)
+#define ENTRY_NET_ADDRESSED (1u << 9)
+#define ENTRY_GROUP (1u << 10) /* direct, but only through named groups (diagnostics) */
+#define ENTRY_CATEGORY (ENTRY_ROLES | ENTRY_NET)
+
 struct policy_rule {
 	const char *file; /* owned by struct policy (files[]) */
 	int line;
@@ -49,13 +98,34 @@ struct policy_rule {
 	int error;     /* POLICY_DENY */
 	int64_t value; /* POLICY_RETURN */
 	int *syscalls;
-	int *syscall_cols;
+	int *syscall_cols;           /* of the word that named it (a syscall or a @group) */
+	unsigned int *syscall_roles; /* ENTRY_* */
 	size_t n_syscalls;
+	char **words; /* the syscalls and @groups as written, for descriptions */
+	size_t n_words;
 	struct policy_cond *conds; /* all must hold */
 	size_t n_conds;
+	struct policy_flagcond *fconds; /* access=, flags=: all must hold */
+	size_t n_fconds;
+	struct policy_net net;
 	char **paths; /* any may match */
 	size_t n_paths;
 	int path_col; /* of the first path= */
+	char **cond_words; /* every condition as written, in order, for descriptions */
+	size_t n_cond_words;
+	int flags_col; /* of the first access= or flags= */
+	int net_col;   /* of the first family=, addr=, port= or unix= */
+	bool generated; /* from an OCI profile: no shadowing diagnostics */
+};
+
+/* The evaluation index of one syscall (index.c). */
+struct policy_nr_index {
+	size_t *plain; /* rules without path=, in policy order */
+	size_t n_plain;
+	/* Rules with path=, by the path that rules them out: 0, 1, either (see index.c). */
+	size_t *cls[3];
+	size_t n_cls[3];
+	struct pathset *sets[3];
 };
 
 struct policy {
@@ -68,18 +138,44 @@ struct policy {
 	struct policy_rule def; /* no syscalls, no conditions */
 	bool failed; /* a text had errors: the policy must not be used */
 	bool finished;
+	struct policy_env env;
 	/*
 	 * Rules by syscall, in policy order: the rules naming syscall nr are
-	 * rules[by_nr[by_nr_start[nr]]] .. rules[by_nr[by_nr_start[nr + 1] - 1]].
+	 * rules[by_nr[by_nr_start[nr]]] .. rules[by_nr[by_nr_start[nr + 1] - 1]];
+	 * by_entry[k] is the position of nr in the syscalls of rule by_nr[k].
 	 */
 	size_t *by_nr;
+	size_t *by_entry;
 	size_t by_nr_start[POLICY_NR_MAX + 1];
+	struct policy_nr_index *index; /* POLICY_NR_MAX entries, after policy_finish */
+	/* Files being read through include, innermost last: cycles are errors. */
+	char **include_stack;
+	size_t include_depth;
+	char **included; /* every file read so far (canonical), read once */
+	size_t n_included;
 };
 
 static inline bool policy_rule_is_unconditional(const struct policy_rule *r)
 {
-	return r->n_conds == 0 && r->n_paths == 0;
+	return r->n_conds == 0 && r->n_paths == 0 && r->n_fconds == 0 && r->n_cond_words == 0;
 }
+
+/* Which kind of evaluation a rule needs for one of its syscalls (kform.c). */
+enum kform_kind {
+	KF_FALSE,  /* never matches a call of it */
+	KF_TRUE,   /* matches every call of it */
+	KF_REGS,   /* decided on registers: r->conds, and any of terms on the flags argument */
+	KF_MEMORY, /* needs the target's memory (path=, addresses, openat2 flags); the
+		    * register part (conds, terms, addressed) still holds for a match */
+};
+
+struct kform {
+	enum kform_kind kind;
+	int flags_arg;                    /* KF_REGS: -1 when no term applies */
+	struct policy_flagterm terms[32]; /* KF_REGS: any holds (n_terms 0: no flag condition) */
+	size_t n_terms;
+	bool addressed; /* KF_REGS: also arg4 != 0 (sendto carries an address) */
+};
 
 /* diag.c */
 int diag_add(struct policy_diags *d, enum policy_severity sev, const char *file, int line, int col,
@@ -128,7 +224,15 @@ struct parser {
 	int line;
 	size_t errors;
 	bool oom;
+	const char *dir; /* of the file, for include; NULL: the working directory */
 };
+
+/* Appends a rule (taken over: *r is emptied). */
+int policy_push_rule(struct policy *p, struct policy_rule *r);
+/* Adds a syscall to a rule as it entered it (ENTRY_*), merging with an earlier entry. */
+int rule_add_syscall(struct policy_rule *r, int nr, int col, unsigned int roles);
+int policy_add_file_name(struct policy *p, const char *name, const char **ret);
+int policy_read_file(FILE *f, char **ret_text, size_t *ret_len);
 
 void parser_error(struct parser *ps, int col, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -138,5 +242,110 @@ void rule_free(struct policy_rule *r);
 
 /* condition.c: a word with '=', '<', '>', '!' or '&', or starting with "path" or "argN". */
 void condition_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
+/* Are the rule's conditions valid for the syscalls it names? Reports each misfit. */
+void condition_check_rule(struct parser *ps, const struct policy_rule *r,
+			  const struct lexer_line *words);
+/* Does the pattern fit path=/unix= rules (absolute, sane)? Reports and returns false if not. */
+bool condition_check_pattern(struct parser *ps, const struct lexer_token *t, const char *pat);
+
+/* groups.c */
+typedef int (*group_emit_fn)(void *userdata, int nr, unsigned int roles);
+/* Calls emit for each native syscall of the group (roles: ENTRY_*); -ENOENT when unknown. */
+int groups_expand(const char *name, group_emit_fn emit, void *userdata);
+const char *groups_suggest(const char *name);
+bool groups_is_category(const char *name);
+
+/* flags.c */
+enum flags_source {
+	FLAGS_NONE,  /* not an open */
+	FLAGS_REG,   /* in a register (open, openat) */
+	FLAGS_CONST, /* implied (creat) */
+	FLAGS_MEM,   /* in memory (openat2) */
+};
+enum flags_source flags_source_of(const struct policy_pathcall *pc, int *ret_arg,
+				  uint64_t *ret_const);
+bool flags_terms_hold(const struct policy_flagterm *t, size_t n, uint64_t flags);
+bool flags_entry_holds(const struct policy_rule *r, unsigned int roles,
+		       const struct policy_pathcall *pc, uint64_t flags);
+int flags_terms_and(const struct policy_flagterm *a, size_t na, const struct policy_flagterm *b,
+		    size_t nb, struct policy_flagterm *out, size_t max);
+bool flags_roles_fit(unsigned int have, unsigned int want, bool permissive);
+size_t flags_role_terms(const struct policy_pathcall *pc, unsigned int roles, bool permissive,
+			struct policy_flagterm *out, size_t max);
+void flags_parse_access(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
+void flags_parse_flags(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
+
+/* netcond.c */
+int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
+bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa);
+bool net_is_empty(const struct policy_net *n);
+void net_free(struct policy_net *n);
+/* Does the syscall carry a socket address (connect, bind, sendto, sendmsg, sendmmsg)? */
+bool net_syscall_has_address(int nr);
+
+/* kform.c */
+/* Does the rule let the call run (allow, log)? Such a rule must cover every path. */
+bool kform_permissive(const struct policy_rule *r);
+/* Which paths (bit n: path n) of a call of r's entry its path= conditions apply to. */
+unsigned int kform_entry_paths(const struct policy_rule *r, size_t entry,
+			       const struct policy_pathcall *pc);
+/* Must one of those paths match (a restrictive rule), or every one? */
+bool kform_any_path(const struct policy_rule *r, size_t entry);
+void kform_build(const struct policy_rule *r, size_t entry, struct kform *ret);
+/* kform_build's kind only, for rule index i and syscall nr (KF_FALSE when i does not name nr). */
+enum kform_kind kform_kind_of(const struct policy *p, size_t i, int nr);
+
+/* compile.c: does the filter settle the calls of nr that no rule sends up? */
+bool compile_syscall_in_kernel(const struct policy *p, int nr);
+
+/* needs.c */
+/* How a memory-decided verdict on syscall nr is carried out. */
+enum policy_enforcement policy_enforcement_of(int nr);
+
+/* evaluate.c: the walk without the index (the test suite's reference). */
+int evaluate_linear(const struct policy *p, const struct policy_call *call,
+		    const struct policy_args_ops *ops, void *userdata, struct policy_decision *ret);
+
+/* groups.c: the first member name no libseccomp architecture knows, NULL when none. */
+const char *groups_unknown_member(size_t *ret_count);
+
+/* index.c */
+int index_build(struct policy *p);
+void index_free(struct policy *p);
+
+/* pathset.c: rules by the literal prefix of their path patterns. */
+struct pathset;
+int pathset_new(struct pathset **ret);
+void pathset_free(struct pathset *s);
+/* Adds pattern of rule position pos (added in increasing pos order). */
+int pathset_add(struct pathset *s, const char *pattern, size_t pos);
+int pathset_finish(struct pathset *s);
+/* Rules, by position, whose patterns may match path: a sorted iterator. */
+struct pathset_iter;
+int pathset_query(const struct pathset *s, const char *path, struct pathset_iter **ret);
+/* The smallest position >= from in the result, or SIZE_MAX. */
+size_t pathset_iter_next(struct pathset_iter *it, size_t from);
+void pathset_iter_free(struct pathset_iter *it);
+
+int parse_text_in(struct policy *p, const char *name, const char *dir, const char *text,
+		  struct policy_diags *diags, size_t *ret_errors);
+
+/* include.c */
+/* include FILE: a policy or an OCI profile, relative to the including file. */
+void include_parse(struct parser *ps, const struct lexer_line *words);
+/*
+ * Reads a file for parsing and pushes it on the include stack (pop it when
+ * done): -EDEADLK when it is already being read (a cycle) or nested too
+ * deep, -EALREADY when an include already read it, -errno otherwise.
+ */
+int include_read(struct policy *p, const char *path, bool top, char **ret_text, size_t *ret_len);
+void include_pop(struct policy *p);
+
+/* oci.c */
+/* Is this text an OCI seccomp profile (a .json name, or a leading '{')? */
+bool oci_is_json(const char *name, const char *text);
+/* Adds the rules of an OCI seccomp profile where it is included. */
+int oci_parse_text(struct policy *p, const char *name, const char *text, size_t len,
+		   struct policy_diags *diags, size_t *ret_errors);
 
 #endif

@@ -64,14 +64,9 @@ int policy_syscall_resolve(const char *name)
 
 bool policy_syscall_has_path(int nr)
 {
-	static const char *const with_path[] = { "open", "openat", "openat2", "creat" };
+	const struct policy_pathcall *pc = nr >= 0 ? policy_pathcall_find(nr) : NULL;
 
-	if (nr < 0)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(with_path); i++)
-		if (seccomp_syscall_resolve_name(with_path[i]) == nr)
-			return true;
-	return false;
+	return pc && (pc->path_arg[0] >= 0 || pc->path_arg[1] >= 0);
 }
 
 const char *names_native_arch(void)

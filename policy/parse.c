@@ -2,9 +2,13 @@
 /*
  * The parser: one rule a line,
  *
- *   ACTION SYSCALL... [CONDITION...] [ERRNO | VALUE]
+ *   ACTION SYSCALL|@GROUP... [CONDITION...] [ERRNO | VALUE]
  *   default ACTION [ERRNO | VALUE]
+ *   include FILE                  (include.c; a .json file: oci.c)
  *
+ * Groups and categories (groups.c) add their syscalls to the rule, each
+ * with how it entered (ENTRY_* in internal.h); conditions (condition.c,
+ * flags.c, netcond.c) are then checked against those syscalls.
  * Every error is reported (a bad rule is dropped and parsing goes on with the
  * next word or line) so that `unotify policy check` shows them all at once.
  */
@@ -59,16 +63,28 @@ void parser_warning(struct parser *ps, int col, const char *hint, const char *fm
 	va_end(ap);
 }
 
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void rule_free(struct policy_rule *r)
 {
 	free(r->syscalls);
 	free(r->syscall_cols);
+	free(r->syscall_roles);
+	strv_free(r->words, r->n_words);
 	for (size_t i = 0; i < r->n_conds; i++)
 		free(r->conds[i].text);
 	free(r->conds);
-	for (size_t i = 0; i < r->n_paths; i++)
-		free(r->paths[i]);
-	free(r->paths);
+	for (size_t i = 0; i < r->n_fconds; i++)
+		free(r->fconds[i].terms);
+	free(r->fconds);
+	net_free(&r->net);
+	strv_free(r->paths, r->n_paths);
+	strv_free(r->cond_words, r->n_cond_words);
 	*r = (struct policy_rule){ 0 };
 }
 
@@ -94,8 +110,9 @@ static int parse_action_word(const char *s, enum policy_action *ret)
 
 static void parse_bad_action(struct parser *ps, const struct lexer_token *t, bool with_default)
 {
-	static const char *const words[] = { "allow", "deny", "kill", "log", "return", "default" };
-	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 1;
+	static const char *const words[] = { "allow",  "deny",	 "kill",
+					     "log",    "return", "default", "include" };
+	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 2;
 	const char *near = NULL;
 	char hint[64];
 
@@ -105,7 +122,7 @@ static void parse_bad_action(struct parser *ps, const struct lexer_token *t, boo
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 	parser_error(ps, t->col, near ? hint : NULL, "unknown action '%s': expected %s", t->text,
-		     with_default ? "allow, deny, kill, log, return or default"
+		     with_default ? "allow, deny, kill, log, return, default or include"
 				  : "allow, deny, kill, log or return");
 }
 
@@ -182,20 +199,105 @@ static bool parse_is_syscall_word(const char *s)
 	return true;
 }
 
-static int rule_push_syscall(struct policy_rule *r, int nr, int col)
+static int rule_grow(void *arr, size_t n, size_t sz)
 {
-	int *nrs = reallocarray(r->syscalls, r->n_syscalls + 1, sizeof(int));
+	void **p = arr;
+	void *a = reallocarray(*p, n + 1, sz);
 
-	if (!nrs)
+	if (!a)
 		return -ENOMEM;
-	r->syscalls = nrs;
-	nrs = reallocarray(r->syscall_cols, r->n_syscalls + 1, sizeof(int));
-	if (!nrs)
-		return -ENOMEM;
-	r->syscall_cols = nrs;
-	r->syscalls[r->n_syscalls] = nr;
-	r->syscall_cols[r->n_syscalls++] = col;
+	*p = a;
 	return 0;
+}
+
+/*
+ * A syscall named again in one rule: named by itself, it has no membership
+ * condition (ENTRY_DIRECT wins); through several categories, it is a member
+ * of any of them.
+ */
+static unsigned int rule_merge_roles(unsigned int a, unsigned int b)
+{
+	bool a_plain = !(a & ENTRY_CATEGORY), b_plain = !(b & ENTRY_CATEGORY);
+
+	if (a_plain && b_plain)
+		return a & b; /* ENTRY_GROUP stays only when no syscall word named it */
+	if (a_plain || b_plain)
+		return a_plain ? a : b;
+	return a | b;
+}
+
+int rule_add_syscall(struct policy_rule *r, int nr, int col, unsigned int roles)
+{
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscalls[i] == nr) {
+			/* Diagnostics point at the syscall's own word when it has one. */
+			if (!(roles & (ENTRY_CATEGORY | ENTRY_GROUP)))
+				r->syscall_cols[i] = col;
+			r->syscall_roles[i] = rule_merge_roles(r->syscall_roles[i], roles);
+			return 0;
+		}
+	if (rule_grow(&r->syscalls, r->n_syscalls, sizeof(int)) < 0 ||
+	    rule_grow(&r->syscall_cols, r->n_syscalls, sizeof(int)) < 0 ||
+	    rule_grow(&r->syscall_roles, r->n_syscalls, sizeof(unsigned int)) < 0)
+		return -ENOMEM;
+	r->syscalls[r->n_syscalls] = nr;
+	r->syscall_cols[r->n_syscalls] = col;
+	r->syscall_roles[r->n_syscalls++] = roles;
+	return 0;
+}
+
+static void rule_keep_word(struct parser *ps, struct policy_rule *r, const char *text)
+{
+	if (rule_grow(&r->words, r->n_words, sizeof(char *)) < 0) {
+		ps->oom = true;
+		return;
+	}
+	r->words[r->n_words] = strdup(text);
+	if (!r->words[r->n_words])
+		ps->oom = true;
+	else
+		r->n_words++;
+}
+
+struct parse_group_ctx {
+	struct policy_rule *r;
+	int col;
+};
+
+static int parse_group_emit(void *userdata, int nr, unsigned int roles)
+{
+	struct parse_group_ctx *c = userdata;
+
+	return rule_add_syscall(c->r, nr, c->col, roles);
+}
+
+static void parse_group(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	struct parse_group_ctx c = { .r = r, .col = t->col };
+	const char *near;
+	char hint[80];
+	int e;
+
+	for (size_t i = 0; i < r->n_words; i++)
+		if (strcmp(r->words[i], t->text) == 0) {
+			parser_warning(ps, t->col, NULL, "'%s' is listed twice in this rule",
+				       t->text);
+			return;
+		}
+	e = groups_expand(t->text, parse_group_emit, &c);
+	if (e == -ENOENT) {
+		near = groups_suggest(t->text);
+		if (near)
+			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
+		parser_error(ps, t->col, near ? hint : "the groups are listed in unotify.policy(5)",
+			     "unknown group '%s'", t->text);
+		return;
+	}
+	if (e < 0) {
+		ps->oom = true;
+		return;
+	}
+	rule_keep_word(ps, r, t->text);
 }
 
 static void parse_syscall(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
@@ -204,6 +306,10 @@ static void parse_syscall(struct parser *ps, struct policy_rule *r, const struct
 	char hint[80];
 	int nr, e;
 
+	if (t->text[0] == '@') {
+		parse_group(ps, r, t);
+		return;
+	}
 	if (!parse_is_syscall_word(t->text)) {
 		parser_error(ps, t->col, "syscall names are lowercase letters, digits and '_'",
 			     "invalid syscall name '%s'", t->text);
@@ -228,14 +334,15 @@ static void parse_syscall(struct parser *ps, struct policy_rule *r, const struct
 		parser_error(ps, t->col, near ? hint : NULL, "unknown syscall '%s'", t->text);
 		return;
 	}
-	for (size_t i = 0; i < r->n_syscalls; i++)
-		if (r->syscalls[i] == nr) {
+	for (size_t i = 0; i < r->n_words; i++)
+		if (strcmp(r->words[i], t->text) == 0) {
 			parser_warning(ps, t->col, NULL,
 				       "syscall '%s' is listed twice in this rule", t->text);
 			return;
 		}
-	if (rule_push_syscall(r, nr, t->col) < 0)
+	if (rule_add_syscall(r, nr, t->col, ENTRY_DIRECT) < 0)
 		ps->oom = true;
+	rule_keep_word(ps, r, t->text);
 }
 
 /* ---- Rules ---- */
@@ -309,18 +416,7 @@ static void parse_rule_words(struct parser *ps, struct policy_rule *r,
 	*ret_trailer = trailer;
 }
 
-/* path= reads the path argument of open, openat, openat2 and creat; v1 knows no other. */
-static void parse_check_paths(struct parser *ps, const struct policy_rule *r)
-{
-	for (size_t i = 0; r->n_paths > 0 && i < r->n_syscalls; i++)
-		if (!policy_syscall_has_path(r->syscalls[i]))
-			parser_error(ps, r->path_col,
-				     "path= is supported on open, openat, openat2 and creat",
-				     "path= cannot apply to '%s'",
-				     policy_syscall_name(r->syscalls[i]));
-}
-
-static int policy_push_rule(struct policy *p, struct policy_rule *r)
+int policy_push_rule(struct policy *p, struct policy_rule *r)
 {
 	if (p->n_rules == p->cap_rules) {
 		size_t cap = p->cap_rules ? p->cap_rules * 2 : 32;
@@ -355,7 +451,7 @@ static void parse_rule(struct parser *ps, enum policy_action action, const struc
 			     "expected a syscall name after '%s'", first->text);
 	if (action == POLICY_RETURN && !trailer)
 		parser_error(ps, first->col, "e.g. 'return getppid 42'", "return needs a value");
-	parse_check_paths(ps, &r);
+	condition_check_rule(ps, &r, words);
 	if (ps->errors == errors && !ps->oom && policy_push_rule(ps->p, &r) < 0)
 		ps->oom = true;
 	rule_free(&r);
@@ -367,10 +463,12 @@ static void parse_default(struct parser *ps, const struct lexer_line *words)
 	struct policy *p = ps->p;
 	struct policy_rule d = { .file = ps->file, .line = ps->line, .col = first->col };
 	size_t errors = ps->errors;
-	char hint[64];
+	char hint[256];
 
 	if (p->has_default) {
-		if (strcmp(p->def.file, ps->file) == 0)
+		if (p->def.line == 0)
+			snprintf(hint, sizeof(hint), "%s sets one (defaultAction)", p->def.file);
+		else if (strcmp(p->def.file, ps->file) == 0)
 			snprintf(hint, sizeof(hint), "the first is at line %d", p->def.line);
 		else
 			snprintf(hint, sizeof(hint), "the first is at %s:%d", p->def.file,
@@ -411,7 +509,9 @@ static void parse_line(struct parser *ps, char *text, struct lexer_line *words)
 	}
 	if (words->count == 0)
 		return;
-	if (strcmp(words->tokens[0].text, "default") == 0)
+	if (strcmp(words->tokens[0].text, "include") == 0)
+		include_parse(ps, words);
+	else if (strcmp(words->tokens[0].text, "default") == 0)
 		parse_default(ps, words);
 	else if (parse_action_word(words->tokens[0].text, &action) == 0)
 		parse_rule(ps, action, words);
@@ -437,14 +537,24 @@ void policy_free(struct policy *p)
 	for (size_t i = 0; i < p->n_rules; i++)
 		rule_free(&p->rules[i]);
 	free(p->rules);
-	for (size_t i = 0; i < p->n_files; i++)
-		free(p->files[i]);
-	free(p->files);
+	strv_free(p->files, p->n_files);
+	strv_free(p->include_stack, p->include_depth);
+	strv_free(p->included, p->n_included);
+	index_free(p);
 	free(p->by_nr);
+	free(p->by_entry);
 	free(p);
 }
 
-static int policy_add_file_name(struct policy *p, const char *name, const char **ret)
+int policy_set_env(struct policy *p, const struct policy_env *env)
+{
+	if (!p || !env)
+		return -EINVAL;
+	p->env = *env;
+	return 0;
+}
+
+int policy_add_file_name(struct policy *p, const char *name, const char **ret)
 {
 	char **files = reallocarray(p->files, p->n_files + 1, sizeof(char *));
 
@@ -458,21 +568,18 @@ static int policy_add_file_name(struct policy *p, const char *name, const char *
 	return 0;
 }
 
-int policy_parse_text(struct policy *p, const char *name, const char *text,
-		      struct policy_diags *diags)
+/* The lines of one text into p; nested includes come back here. Returns the error count. */
+int parse_text_in(struct policy *p, const char *name, const char *dir, const char *text,
+		  struct policy_diags *diags, size_t *ret_errors)
 {
-	struct parser ps = { .p = p, .diags = diags };
+	struct parser ps = { .p = p, .diags = diags, .dir = dir };
 	struct lexer_line words = { 0 };
 	const char *s = text;
 	int r;
 
-	if (!p || !name || !text)
-		return -EINVAL;
-	if (p->finished)
-		return -EBUSY;
 	r = policy_add_file_name(p, name, &ps.file);
 	if (r < 0)
-		goto fail;
+		return r;
 	while (*s && !ps.oom) {
 		const char *end = strchrnul(s, '\n');
 		_cleanup_free_ char *line = strndup(s, (size_t)(end - s));
@@ -486,19 +593,48 @@ int policy_parse_text(struct policy *p, const char *name, const char *text,
 		s = *end ? end + 1 : end;
 	}
 	lexer_line_free(&words);
-	if (ps.oom) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	if (ps.errors == 0)
-		return 0;
-	r = -EINVAL;
-fail:
-	p->failed = true;
-	return r;
+	if (ps.oom)
+		return -ENOMEM;
+	*ret_errors = ps.errors;
+	return 0;
 }
 
-static int policy_read_file(FILE *f, char **ret_text, size_t *ret_len)
+/* The directory includes are relative to: the file's, or the working directory. */
+static char *parse_dir_of(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == name)
+		return strdup("/");
+	return strndup(name, (size_t)(slash - name));
+}
+
+int policy_parse_text(struct policy *p, const char *name, const char *text,
+		      struct policy_diags *diags)
+{
+	_cleanup_free_ char *dir = NULL;
+	size_t errors = 0;
+	int r;
+
+	if (!p || !name || !text)
+		return -EINVAL;
+	if (p->finished)
+		return -EBUSY;
+	dir = parse_dir_of(name);
+	r = dir ? 0 : -ENOMEM;
+	if (r == 0 && oci_is_json(name, text))
+		r = oci_parse_text(p, name, text, strlen(text), diags, &errors);
+	else if (r == 0)
+		r = parse_text_in(p, name, dir, text, diags, &errors);
+	if (r == 0 && errors == 0)
+		return 0;
+	p->failed = true;
+	return r < 0 ? r : -EINVAL;
+}
+
+int policy_read_file(FILE *f, char **ret_text, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -532,30 +668,25 @@ static int policy_read_file(FILE *f, char **ret_text, size_t *ret_len)
 
 int policy_parse_file(struct policy *p, const char *path, struct policy_diags *diags)
 {
-	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_free_ char *text = NULL;
 	size_t len;
 	int r;
 
 	if (!p || !path)
 		return -EINVAL;
-	f = fopen(path, "re");
-	if (!f) {
-		r = negative_errno();
-		goto fail;
-	}
-	r = policy_read_file(f, &text, &len);
-	if (r < 0)
-		goto fail;
-	if (memchr(text, '\0', len)) {
-		r = -EINVAL;
+	r = include_read(p, path, true, &text, &len);
+	if (r >= 0 && memchr(text, '\0', len)) {
 		(void)diag_add(diags, POLICY_ERROR, path, 0, 0, "a policy is text",
 			       "contains a NUL byte");
 		p->failed = true;
+		include_pop(p);
+		return -EINVAL;
+	}
+	if (r >= 0) {
+		r = policy_parse_text(p, path, text, diags);
+		include_pop(p);
 		return r;
 	}
-	return policy_parse_text(p, path, text, diags);
-fail:
 	if (diag_add(diags, POLICY_ERROR, path, 0, 0, NULL, "cannot read: %s", strerror(-r)) < 0)
 		r = -ENOMEM;
 	p->failed = true;

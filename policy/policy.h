@@ -64,6 +64,23 @@ struct policy *policy_new(void);
 void policy_free(struct policy *p);
 
 /*
+ * The target the policy is for, as OCI seccomp profiles need it: their
+ * rules may apply only with some capabilities (includes.caps), without some
+ * (excludes.caps), or from some kernel version on (includes.minKernel). The
+ * caller finds these out (daemon/: libcap for the target's effective set,
+ * uname for the kernel); policy/ only reads them. Set it before parsing a
+ * text that includes a profile. Without it: no capabilities, kernel
+ * unknown (0.0: no minKernel rule applies), the most restrictive reading.
+ */
+struct policy_env {
+	uint64_t caps;    /* bit 1 << CAP_*: the target's effective capabilities */
+	int kernel_major; /* e.g. 6 for Linux 6.18 */
+	int kernel_minor; /* e.g. 18 */
+};
+
+int policy_set_env(struct policy *p, const struct policy_env *env);
+
+/*
  * Adds the rules of a policy text. name is what diagnostics call it (a file
  * name, or "--rule 1"). Every error is collected in diags, not just the
  * first; returns -EINVAL when there was at least one error, and the policy
@@ -142,13 +159,23 @@ struct policy_args_ops {
 	int (*path)(void *userdata, int n, const char **ret_path);
 	/* The open flags of an open-family call (openat2 keeps them in memory). */
 	int (*open_flags)(void *userdata, uint64_t *ret_flags);
-	/* The address of connect, bind, sendto, sendmsg. */
+	/*
+	 * The address of connect, bind, sendto, sendmsg (sendmmsg: none is
+	 * read, leave it NULL). Family AF_UNSPEC: the call carries no address
+	 * (sendmsg without msg_name); it then meets no address condition and
+	 * is not in @net-connect. A sendto with a NULL address is known from
+	 * its registers and never asks.
+	 */
 	int (*sockaddr)(void *userdata, const struct policy_sockaddr **ret);
 };
 
 /*
  * policy_evaluate with every kind of pointer argument. path_consulted in
- * the decision is true when any callback was used.
+ * the decision is true when any callback was used. For a call with two
+ * paths (rename, link...) a rule that lets it run needs both to match, one
+ * that stops it one (unotify.policy(5), CATEGORIES); each is asked for only
+ * when needed, path 0 first. -ENOMEM when the index could not be queried
+ * (deny the call).
  */
 int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 			 const struct policy_args_ops *ops, void *userdata,
@@ -160,7 +187,7 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 int policy_syscall_resolve(const char *name);
 /* Name of a native syscall number; NULL when unknown. Static storage. */
 const char *policy_syscall_name(int nr);
-/* Does this syscall take a path that path= can match (open, openat, openat2, creat)? */
+/* Does this syscall take a path that path= can match (see pathcalls.h)? */
 bool policy_syscall_has_path(int nr);
 /* Errno by name ("EACCES") or number ("13"); -EINVAL when neither. */
 int policy_errno_parse(const char *s);
@@ -183,5 +210,73 @@ int policy_rule_describe(const struct policy *p, size_t i, char *buf, size_t siz
  * -ERANGE when buf was too small (the text is then truncated).
  */
 int policy_rule_source(const struct policy *p, size_t i, const char **ret_file, int *ret_line);
+
+/* What rule i needs to decide a call of syscall nr. */
+enum policy_needs {
+	POLICY_NEEDS_NEVER,     /* it can never match a call of nr (or does not name nr) */
+	POLICY_NEEDS_NOTHING,   /* it matches every call of nr */
+	POLICY_NEEDS_REGISTERS, /* decided on the registers (the kernel filter can) */
+	POLICY_NEEDS_MEMORY,    /* needs a path, an address or openat2 flags from memory */
+};
+
+/* How a verdict decided by rule i for syscall nr is carried out. */
+enum policy_enforcement {
+	POLICY_ENFORCED_KERNEL,    /* settled by the kernel filter, or could be */
+	POLICY_ENFORCED_REGISTERS, /* by the supervisor on registers: CONTINUE is safe */
+	POLICY_ENFORCED_PERFORMED, /* memory read, the call performed by the supervisor */
+	POLICY_ENFORCED_UNSAFE,    /* memory read, then CONTINUE: a racing thread can bypass it */
+};
+
+/*
+ * Both for rule i (i == policy_rule_count(p): the default, which needs
+ * nothing) and syscall nr, once policy_finish() ran. ret_how may be NULL.
+ * A denial, kill or return is always safe: only what lets a call run after
+ * a memory read depends on how the supervisor performs it; ret_how says
+ * how an allow or log would be (the worst case of the rule).
+ */
+int policy_rule_needs(const struct policy *p, size_t i, int nr, enum policy_needs *ret_needs,
+		      enum policy_enforcement *ret_how);
+/* Why a syscall's memory-decided verdicts are enforced the way they are (static text). */
+const char *policy_enforcement_reason(int nr);
+
+/* Named groups (@file-read, @network-io...): 0 and the sorted numbers, -ENOENT when unknown. */
+int policy_group_expand(const char *name, int *nrs, size_t size, size_t *ret_n);
+/* The i-th group name (with '@'), NULL past the end. */
+const char *policy_group_at(size_t i);
+
+/* ---- Introspection for tools (policy/introspect.c, owned by the "tools" helper) ---- */
+
+/* Rule i of a policy as data; i == policy_rule_count(p) is the default. */
+struct policy_rule_info {
+	enum policy_action action;
+	int error;            /* POLICY_DENY */
+	int64_t value;        /* POLICY_RETURN */
+	const char *file;     /* NULL for a default that was not written */
+	int line;
+	bool is_default;
+};
+
+int policy_rule_info(const struct policy *p, size_t i, struct policy_rule_info *ret);
+/* How many rules name syscall nr (0 before policy_finish). */
+size_t policy_syscall_rule_count(const struct policy *p, int nr);
+/* The k-th rule naming nr, in policy order, as an index for the functions above. */
+int policy_syscall_rule_at(const struct policy *p, int nr, size_t k, size_t *ret_i);
+/*
+ * Does rule i read the target's memory for every call of nr that reaches it
+ * (POLICY_NEEDS_MEMORY with no register condition that could rule the call
+ * out first)? False when it may not, or needs no memory.
+ */
+bool policy_rule_memory_first(const struct policy *p, size_t i, int nr);
+
+enum policy_layer {
+	POLICY_LAYER_KERNEL,     /* every call settled by the filter */
+	POLICY_LAYER_MIXED,      /* calls meeting some rule's register conditions go to the
+				  * supervisor, the filter settles the others (or all go) */
+	POLICY_LAYER_SUPERVISOR, /* every call goes to the supervisor */
+};
+
+/* Where calls of nr are decided, from prog = policy_compile(p). */
+int policy_syscall_layer(const struct policy *p, const struct policy_program *prog, int nr,
+			 enum policy_layer *ret);
 
 #endif

@@ -11,6 +11,35 @@
 /* policy-bpf.c: runs a seccomp filter on d; 0 and its return value, -EINVAL when malformed. */
 int bpf_run(const struct sock_fprog *prog, const struct seccomp_data *d, uint32_t *ret);
 
+/* policy-args.c: what a test call has in memory, and the callbacks that hand it over. */
+#include "policy/policy.h"
+
+struct targs {
+	bool has_path[2];
+	const char *path[2];
+	int path_error[2];
+	int path_calls[2];
+	bool has_flags;
+	uint64_t flags;
+	int flags_error;
+	int flags_calls;
+	bool has_sa;
+	struct policy_sockaddr sa;
+	int sa_error;
+	int sa_calls;
+};
+
+extern const struct policy_args_ops targs_ops;
+int targs_parse_word(struct targs *a, const char *w);
+const char *targs_misuse(const struct targs *a);
+/* env:, needs:, group: directives; on failure -EINVAL and why in bad. */
+int directive_env(char *val, struct policy_env *env, char *bad, size_t size);
+int directive_needs(const struct policy *p, char *val, char *bad, size_t size);
+int directive_group(char *val, char *bad, size_t size);
+
+/* policy-random.c: the cases over many generated inputs. */
+void random_run_all(void (*report)(const char *name, bool ok));
+
 /* policy-builtin.c: runs every built-in case, reporting each. */
 void builtin_run_all(void (*report)(const char *name, bool ok));
 

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The evaluation index, built once by policy_finish: for each syscall, the
+ * rules that can match one of its calls, split into those without path=
+ * (walked in order) and those with path=, grouped by the paths they need
+ * ({0}, {1} or {0,1}: rename's source, its target, or both) and indexed by
+ * pattern prefix (pathset.c). evaluate.c merges them back in rule order.
+ * Rules that can never match a syscall (kform KF_FALSE) are left out.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+static int index_push(size_t **arr, size_t *n, size_t v)
+{
+	size_t *a = reallocarray(*arr, *n + 1, sizeof(size_t));
+
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	a[(*n)++] = v;
+	return 0;
+}
+
+/*
+ * The class of a rule with path= for one syscall, by the path it can be
+ * ruled out on without reading any other: 0 when it needs path 0 to match
+ * (it reads path 0 first and stops there when it does not), 1 when it only
+ * looks at path 1, 2 when either path may do (a rule that stops the call,
+ * on both of rename's paths): those are walked, not indexed. -1: no path=.
+ */
+static int index_class(const struct policy_rule *r, size_t entry)
+{
+	unsigned int paths;
+
+	if (!r->n_paths)
+		return -1;
+	paths = kform_entry_paths(r, entry, policy_pathcall_find(r->syscalls[entry]));
+	if (paths == 3 && kform_any_path(r, entry))
+		return 2;
+	return paths == 2 ? 1 : 0;
+}
+
+static int index_add(struct policy_nr_index *ix, const struct policy_rule *r, size_t entry,
+		     size_t i)
+{
+	int c = index_class(r, entry), e;
+
+	if (c < 0)
+		return index_push(&ix->plain, &ix->n_plain, i);
+	e = index_push(&ix->cls[c], &ix->n_cls[c], i);
+	if (c == 2)
+		return e;
+	if (e == 0 && !ix->sets[c])
+		e = pathset_new(&ix->sets[c]);
+	for (size_t k = 0; e == 0 && k < r->n_paths; k++)
+		e = pathset_add(ix->sets[c], r->paths[k], i);
+	return e;
+}
+
+int index_build(struct policy *p)
+{
+	index_free(p);
+	p->index = calloc(POLICY_NR_MAX, sizeof(*p->index));
+	if (!p->index)
+		return -ENOMEM;
+	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
+		struct policy_nr_index *ix = &p->index[nr];
+
+		for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
+			const struct policy_rule *r = &p->rules[p->by_nr[k]];
+			struct kform kf;
+			int e;
+
+			kform_build(r, p->by_entry[k], &kf);
+			if (kf.kind == KF_FALSE)
+				continue;
+			e = index_add(ix, r, p->by_entry[k], p->by_nr[k]);
+			if (e < 0)
+				return e;
+		}
+		for (int c = 0; c < 3; c++)
+			if (ix->sets[c] && pathset_finish(ix->sets[c]) < 0)
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+void index_free(struct policy *p)
+{
+	if (!p->index)
+		return;
+	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
+		free(p->index[nr].plain);
+		for (int c = 0; c < 3; c++) {
+			free(p->index[nr].cls[c]);
+			pathset_free(p->index[nr].sets[c]);
+		}
+	}
+	free(p->index);
+	p->index = NULL;
+}

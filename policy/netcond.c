@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Network conditions on the address of connect, bind, sendto, sendmsg and
+ * sendmmsg: family=, addr=CIDR, port=N or N-M, unix=GLOB. Several words of
+ * one kind: any may hold; every kind written must hold.
+ *
+ * IPv4 lives inside IPv6 here: an IPv4 prefix a.b.c.d/n is kept as
+ * ::ffff:a.b.c.d/(96+n) and an IPv4 address as ::ffff:a.b.c.d, so an IPv6
+ * socket connecting to an IPv4-mapped address (which the kernel sends as
+ * IPv4) meets the IPv4 rules, and family=inet covers it too. Otherwise a
+ * rule on 10.0.0.0/8 could be dodged with ::ffff:10.0.0.1.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+static const uint8_t net_v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+/* ---- Matching ---- */
+
+static bool net_is_v4_mapped(const uint8_t addr[16])
+{
+	return memcmp(addr, net_v4_mapped, sizeof(net_v4_mapped)) == 0;
+}
+
+static bool net_family_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
+{
+	for (size_t i = 0; i < n->n_families; i++) {
+		if (n->families[i] == sa->family)
+			return true;
+		if (n->families[i] == AF_INET && sa->family == AF_INET6 &&
+		    net_is_v4_mapped(sa->addr))
+			return true;
+	}
+	return false;
+}
+
+/* The address as 16 bytes, IPv4 mapped; false for a family without one. */
+static bool net_addr16(const struct policy_sockaddr *sa, uint8_t out[16])
+{
+	if (sa->family == AF_INET6) {
+		memcpy(out, sa->addr, 16);
+		return true;
+	}
+	if (sa->family == AF_INET) {
+		memcpy(out, net_v4_mapped, 12);
+		memcpy(out + 12, sa->addr, 4);
+		return true;
+	}
+	return false;
+}
+
+static bool net_cidr_holds(const struct policy_cidr *c, const uint8_t addr[16])
+{
+	unsigned int full = c->prefix / 8, rest = c->prefix % 8;
+
+	if (memcmp(c->addr, addr, full) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	return ((c->addr[full] ^ addr[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
+static bool net_unix_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
+{
+	for (size_t i = 0; i < n->n_unix; i++) {
+		const char *g = n->unix_globs[i];
+
+		if (g[0] == '@' && sa->unix_abstract && policy_glob_match(g + 1, sa->unix_path))
+			return true;
+		if (g[0] == '/' && !sa->unix_abstract && sa->unix_path[0] &&
+		    policy_glob_match(g, sa->unix_path))
+			return true;
+	}
+	return false;
+}
+
+/* Every kind the rule writes holds for this address (AF_UNSPEC: the call has none). */
+bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
+{
+	uint8_t addr[16];
+	bool have = net_addr16(sa, addr);
+
+	if (sa->family == AF_UNSPEC)
+		return false;
+	if (n->n_families && !net_family_holds(n, sa))
+		return false;
+	if (n->n_cidrs) {
+		bool any = false;
+
+		for (size_t i = 0; have && i < n->n_cidrs && !any; i++)
+			any = net_cidr_holds(&n->cidrs[i], addr);
+		if (!any)
+			return false;
+	}
+	if (n->n_ports) {
+		bool any = false;
+
+		for (size_t i = 0; have && i < n->n_ports && !any; i++)
+			any = sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi;
+		if (!any)
+			return false;
+	}
+	if (n->n_unix && (sa->family != AF_UNIX || !net_unix_holds(n, sa)))
+		return false;
+	return true;
+}
+
+bool net_is_empty(const struct policy_net *n)
+{
+	return !n->n_families && !n->n_cidrs && !n->n_ports && !n->n_unix;
+}
+
+void net_free(struct policy_net *n)
+{
+	free(n->families);
+	free(n->cidrs);
+	free(n->ports);
+	for (size_t i = 0; i < n->n_unix; i++)
+		free(n->unix_globs[i]);
+	free(n->unix_globs);
+	*n = (struct policy_net){ 0 };
+}
+
+/* ---- Parsing ---- */
+
+/* Appends one element of size sz to *arr (count *n). */
+static int net_push(void *arr, size_t *n, size_t sz, const void *elem)
+{
+	void **p = arr;
+	char *a = reallocarray(*p, *n + 1, sz);
+
+	if (!a)
+		return -ENOMEM;
+	memcpy(a + *n * sz, elem, sz);
+	*p = a;
+	(*n)++;
+	return 0;
+}
+
+static void net_parse_family(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	static const struct {
+		const char *name;
+		int af;
+	} fams[] = { { "inet", AF_INET }, { "inet6", AF_INET6 }, { "unix", AF_UNIX } };
+	_cleanup_free_ char *copy = strdup(t->text + strlen("family="));
+	char *save = NULL;
+
+	if (!copy) {
+		ps->oom = true;
+		return;
+	}
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(fams) && strcmp(w, fams[i].name) != 0; i++)
+			;
+		if (i == ARRAY_SIZE(fams)) {
+			parser_error(ps, t->col, "family= takes inet, inet6 or unix",
+				     "unknown address family '%s'", w);
+			return;
+		}
+		if (net_push(&r->net.families, &r->net.n_families, sizeof(int), &fams[i].af) < 0)
+			ps->oom = true;
+	}
+}
+
+static int net_parse_cidr(const char *s, struct policy_cidr *ret)
+{
+	_cleanup_free_ char *host = strdup(s);
+	char *slash;
+	uint64_t len = 0;
+	bool v4;
+
+	if (!host)
+		return -ENOMEM;
+	slash = strchr(host, '/');
+	if (slash) {
+		*slash = '\0';
+		if (names_parse_u64(slash + 1, &len) < 0 || (slash[1] == '0' && slash[2]))
+			return -EINVAL;
+	}
+	v4 = inet_pton(AF_INET, host, ret->addr + 12) == 1;
+	if (v4)
+		memcpy(ret->addr, net_v4_mapped, 12);
+	else if (inet_pton(AF_INET6, host, ret->addr) != 1)
+		return -EINVAL;
+	if (!slash)
+		len = v4 ? 32 : 128;
+	if (len > (v4 ? 32u : 128u))
+		return -ERANGE;
+	ret->prefix = (unsigned int)len + (v4 ? 96 : 0);
+	return 0;
+}
+
+static void net_parse_addr(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	const char *s = t->text + strlen("addr=");
+	struct policy_cidr c = { 0 };
+	unsigned int full, rest;
+	int e;
+
+	e = net_parse_cidr(s, &c);
+	if (e == -ENOMEM) {
+		ps->oom = true;
+		return;
+	}
+	if (e < 0) {
+		parser_error(ps, t->col,
+			     e == -ERANGE ? "the prefix length is up to 32 for IPv4, 128 for IPv6"
+					  : "e.g. addr=10.0.0.0/8, addr=127.0.0.1 or addr=fd00::/8",
+			     "invalid address '%s'", s);
+		return;
+	}
+	full = c.prefix / 8;
+	rest = c.prefix % 8;
+	for (unsigned int i = full; i < 16; i++)
+		if (c.addr[i] & (i == full && rest ? (uint8_t)~(0xff << (8 - rest)) : 0xff)) {
+			parser_warning(ps, t->col, "write the network address, e.g. 10.0.0.0/8",
+				       "'%s' has bits set past its prefix length: they are ignored",
+				       s);
+			break;
+		}
+	if (net_push(&r->net.cidrs, &r->net.n_cidrs, sizeof(c), &c) < 0)
+		ps->oom = true;
+}
+
+static void net_parse_port(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	const char *s = t->text + strlen("port=");
+	_cleanup_free_ char *copy = strdup(s);
+	struct policy_ports pr;
+	uint64_t lo, hi;
+	char *dash;
+
+	if (!copy) {
+		ps->oom = true;
+		return;
+	}
+	dash = strchr(copy, '-');
+	if (dash)
+		*dash = '\0';
+	if (names_parse_u64(copy, &lo) < 0 || (dash && names_parse_u64(dash + 1, &hi) < 0)) {
+		parser_error(ps, t->col, "e.g. port=443 or port=8000-8999", "invalid port '%s'", s);
+		return;
+	}
+	if (!dash)
+		hi = lo;
+	if (lo > 65535 || hi > 65535 || lo > hi) {
+		parser_error(ps, t->col, "ports go from 0 to 65535, the lower first",
+			     "invalid port range '%s'", s);
+		return;
+	}
+	pr = (struct policy_ports){ (uint16_t)lo, (uint16_t)hi };
+	if (net_push(&r->net.ports, &r->net.n_ports, sizeof(pr), &pr) < 0)
+		ps->oom = true;
+}
+
+static void net_parse_unix(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	const char *s = t->text + strlen("unix=");
+	char *copy;
+
+	if (s[0] != '/' && s[0] != '@') {
+		parser_error(ps, t->col,
+			     "socket paths are absolute (/run/x.sock); abstract names start "
+			     "with '@' (@name)",
+			     "invalid socket name '%s'", s);
+		return;
+	}
+	if (strlen(s) > 108) {
+		parser_error(ps, t->col, NULL, "socket name longer than 108 bytes");
+		return;
+	}
+	copy = strdup(s);
+	if (!copy || net_push(&r->net.unix_globs, &r->net.n_unix, sizeof(char *), &copy) < 0) {
+		free(copy);
+		ps->oom = true;
+	}
+}
+
+/* family=, addr=, port= or unix=: 0, or -ENOENT when the word is none of them. */
+int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	const char *s = t->text;
+
+	if (strncmp(s, "family=", 7) == 0)
+		net_parse_family(ps, r, t);
+	else if (strncmp(s, "addr=", 5) == 0)
+		net_parse_addr(ps, r, t);
+	else if (strncmp(s, "port=", 5) == 0)
+		net_parse_port(ps, r, t);
+	else if (strncmp(s, "unix=", 5) == 0)
+		net_parse_unix(ps, r, t);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+bool net_syscall_has_address(int nr)
+{
+	return nr == SYS_connect || nr == SYS_bind || nr == SYS_sendto || nr == SYS_sendmsg ||
+	       nr == SYS_sendmmsg;
+}
