@@ -19,6 +19,7 @@
 #include "audit.h"
 #include "audit-args.h"
 #include "audit-buf.h"
+#include "audit-queue.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
@@ -26,6 +27,7 @@ struct audit {
 	int fd;
 	bool owned;
 	enum audit_format format;
+	struct audit_queue *queue; /* NULL: each record written at once */
 };
 
 int audit_format_parse(const char *s, enum audit_format *ret)
@@ -68,10 +70,18 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret)
 	return 0;
 }
 
+int audit_set_async(struct audit *a)
+{
+	if (a->format == AUDIT_JOURNAL || a->queue)
+		return 0;
+	return audit_queue_start(a->fd, &a->queue);
+}
+
 void audit_close(struct audit *a)
 {
 	if (!a)
 		return;
+	audit_queue_stop(a->queue);
 	if (a->owned)
 		close(a->fd);
 	free(a);
@@ -232,5 +242,8 @@ void audit_write(struct audit *a, const struct audit_record *r)
 		abuf_init(&b, line, sizeof(line));
 		audit_format_text(&b, r);
 	}
-	audit_write_all(a->fd, line, abuf_finish(&b, line));
+	if (a->queue)
+		audit_queue_push(a->queue, line, abuf_finish(&b, line));
+	else
+		audit_write_all(a->fd, line, abuf_finish(&b, line));
 }

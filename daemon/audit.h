@@ -25,6 +25,9 @@ struct audit_record {
 	const uint64_t *args;  /* the 6 raw arguments */
 	const char *path_arg;  /* the path argument as read from the target, or NULL */
 	const char *path;      /* the path it resolved to, or NULL */
+	const char *path_arg2; /* a second path (rename, link...) as read, or NULL */
+	const char *path2;     /* the second path as resolved, or NULL */
+	const char *addr;      /* the address (connect...): "inet:10.0.0.1:443", or NULL */
 	const char *verdict;   /* "allow", "deny", "kill", "log", "return" */
 	int error;             /* deny: errno */
 	int64_t value;         /* return: value */
@@ -36,6 +39,12 @@ struct audit;
 
 /* path NULL or "-": stderr. Returns -errno when the file cannot be opened. */
 int audit_open(const char *path, enum audit_format format, struct audit **ret);
+/*
+ * From now on records are written by a thread of their own, off the round
+ * trip (audit-queue.h): they reach the file within a few milliseconds.
+ */
+int audit_set_async(struct audit *a);
+/* Writes out every record still queued. */
 void audit_close(struct audit *a);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);

@@ -172,6 +172,15 @@ static int harden_seccomp_apply(bool kill)
 		return -ENOMEM;
 	/* Foreign architectures (i386, x32 entry points) are killed, never allowed. */
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	/*
+	 * The filter runs on every RECV and SEND of every sandbox: a binary
+	 * tree of syscall numbers and ioctl checked first keep it off the
+	 * round trip (docs/BENCHMARKS.md measured ~0.15 us with a linear list).
+	 */
+	if (r >= 0)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (r >= 0)
+		r = seccomp_syscall_priority(ctx, SCMP_SYS(ioctl), 255);
 	if (r >= 0)
 		r = harden_seccomp_rules(ctx);
 	if (r >= 0)

@@ -46,6 +46,7 @@ struct daemon_config {
 	bool log_format_set;
 	bool sync;                      /* same-CPU hand-off on each listener */
 	bool harden;
+	bool audit_sync;       /* --audit-sync: no writer thread */
 	bool seccomp_kill;              /* the daemon's own filter kills instead of EPERM */
 	int client_timeout_ms;
 };

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Two buffers: supervising threads append to the active one under a mutex
+ * (uncontended: no syscall), the writer swaps it with its empty one and
+ * writes outside the lock. The writer is woken once per batch, when the
+ * active buffer goes from empty to not empty, then waits a few milliseconds
+ * so that a busy sandbox's records leave in one write.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit-queue.h"
+#include "lib/util.h"
+
+#define AUDIT_QUEUE_SIZE (256 * 1024)
+
+struct audit_queue {
+	int fd;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	char *active, *spare;
+	size_t len;
+	bool stop;
+	pthread_t thread;
+};
+
+static void audit_queue_write(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return; /* a broken trail cannot be mended from here */
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Takes what gathered; the lock is held on entry and on return. */
+static void audit_queue_drain(struct audit_queue *q)
+{
+	char *full = q->active;
+	size_t len = q->len;
+
+	q->active = q->spare;
+	q->spare = full;
+	q->len = 0;
+	pthread_mutex_unlock(&q->lock);
+	audit_queue_write(q->fd, full, len);
+	pthread_mutex_lock(&q->lock);
+}
+
+static void audit_queue_pause(void)
+{
+	struct timespec ts = { 0, AUDIT_QUEUE_DELAY_MS * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void *audit_queue_main(void *userdata)
+{
+	struct audit_queue *q = userdata;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		while (q->len == 0 && !q->stop)
+			pthread_cond_wait(&q->wake, &q->lock);
+		if (q->len == 0 && q->stop)
+			break;
+		if (!q->stop) {
+			pthread_mutex_unlock(&q->lock);
+			audit_queue_pause();
+			pthread_mutex_lock(&q->lock);
+		}
+		audit_queue_drain(q);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+int audit_queue_start(int fd, struct audit_queue **ret)
+{
+	struct audit_queue *q = calloc(1, sizeof(*q));
+	int r;
+
+	if (!q)
+		return -ENOMEM;
+	q->fd = fd;
+	q->active = malloc(AUDIT_QUEUE_SIZE);
+	q->spare = malloc(AUDIT_QUEUE_SIZE);
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->wake, NULL);
+	r = q->active && q->spare ? -pthread_create(&q->thread, NULL, audit_queue_main, q) : -ENOMEM;
+	if (r < 0) {
+		free(q->active);
+		free(q->spare);
+		free(q);
+		return r;
+	}
+	*ret = q;
+	return 0;
+}
+
+void audit_queue_push(struct audit_queue *q, const char *line, size_t len)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->len + len > AUDIT_QUEUE_SIZE) {
+		/* Full: this thread pays for the write rather than lose a record. */
+		audit_queue_write(q->fd, q->active, q->len);
+		q->len = 0;
+	}
+	if (len > AUDIT_QUEUE_SIZE) {
+		audit_queue_write(q->fd, line, len);
+	} else {
+		if (q->len == 0)
+			pthread_cond_signal(&q->wake);
+		memcpy(q->active + q->len, line, len);
+		q->len += len;
+	}
+	pthread_mutex_unlock(&q->lock);
+}
+
+void audit_queue_stop(struct audit_queue *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->stop = true;
+	pthread_cond_signal(&q->wake);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	free(q->active);
+	free(q->spare);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->wake);
+	free(q);
+}
