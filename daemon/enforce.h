@@ -2,8 +2,10 @@
 /*
  * The decision engine shared by `unotify run` and unotifyd: turns a
  * notification into a verdict by the policy, performs what must be performed
- * in the supervisor (opens decided on a path), writes the audit trail and
- * keeps per-syscall statistics.
+ * in the supervisor (every call allowed after a decision on its memory:
+ * opens, the stat family, calls that change files, connect, bind, sendto,
+ * sendmsg; see enforce-call.h), writes the audit trail and keeps
+ * per-syscall statistics.
  */
 #ifndef UNOTIFY_ENFORCE_H
 #define UNOTIFY_ENFORCE_H
@@ -22,6 +24,8 @@ struct enforcer {
 	struct audit *audit;           /* NULL: no audit trail */
 	const char *sandbox;           /* name in the audit trail, NULL for run */
 	void *user;                    /* the caller's own data */
+	/* Also gets every audit record, trail or not (run --record); NULL: none. */
+	void (*observe)(struct enforcer *e, const struct audit_record *r);
 	atomic_ullong notifications;
 	atomic_ullong denials;
 };

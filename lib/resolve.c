@@ -114,6 +114,11 @@ static int walk_fd_name(int fd, char *out, size_t size)
 	return 0;
 }
 
+int resolve_fd_name(int fd, char *out, size_t size)
+{
+	return walk_fd_name(fd, out, size);
+}
+
 int resolve_lexical(const char *base, const char *path, char *out, size_t size)
 {
 	const char *parts[2] = { path[0] == '/' ? "" : base, path };
@@ -493,6 +498,9 @@ static int walk_component(struct walk *w, size_t len, bool last, bool trailing,
 
 		return walk_follow(w, linkfd, &st, name, next, last, trailing, ret);
 	}
+	/* The kernel reads /proc/self as its reader: what the target would read, for readlink. */
+	if (last && S_ISLNK(st.mode))
+		walk_proc_self(w, name, ret->link, sizeof(ret->link));
 	if (last)
 		return walk_final(w, fd, &st, trailing, false, ret);
 	if (!S_ISDIR(st.mode)) {
@@ -545,6 +553,7 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
 	ret->error = 0;
 	ret->creates = false;
 	ret->type = 0;
+	ret->link[0] = '\0';
 	w.buf = strdup(how->path);
 	if (!w.buf)
 		return -ENOMEM;

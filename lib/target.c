@@ -256,9 +256,15 @@ static int target_parse_status(const char *text, struct target *t)
 
 	if (target_status_numbers(text, "Uid", 10, ids, 4) != 4)
 		return -EBADMSG;
+	t->uid = (uid_t)ids[0];
+	t->euid = (uid_t)ids[1];
+	t->suid = (uid_t)ids[2];
 	t->fsuid = (uid_t)ids[3];
 	if (target_status_numbers(text, "Gid", 10, ids, 4) != 4)
 		return -EBADMSG;
+	t->gid = (gid_t)ids[0];
+	t->egid = (gid_t)ids[1];
+	t->sgid = (gid_t)ids[2];
 	t->fsgid = (gid_t)ids[3];
 	if (target_status_numbers(text, "Tgid", 10, &v, 1) != 1)
 		return -EBADMSG;
@@ -278,6 +284,15 @@ static int target_parse_status(const char *text, struct target *t)
 	if (target_status_numbers(text, "CapEff", 16, &v, 1) != 1)
 		return -EBADMSG;
 	t->cap_eff = v;
+	if (target_status_numbers(text, "CapPrm", 16, &v, 1) != 1)
+		return -EBADMSG;
+	t->cap_prm = v;
+	if (target_status_numbers(text, "SigIgn", 16, &v, 1) != 1)
+		return -EBADMSG;
+	t->sig_ignored = v;
+	if (target_status_numbers(text, "SigCgt", 16, &v, 1) != 1)
+		return -EBADMSG;
+	t->sig_caught = v;
 	return target_parse_groups(text, t);
 }
 
@@ -297,8 +312,9 @@ static int target_check_userns(int procfd, struct target *t)
 	r = target_fid_at(procfd, name, &ns);
 	if (r < 0)
 		return r;
-	if (ns.dev != self.userns.dev || ns.ino != self.userns.ino)
-		t->cap_eff = 0;
+	t->same_userns = ns.dev == self.userns.dev && ns.ino == self.userns.ino;
+	if (!t->same_userns)
+		t->cap_eff = t->cap_prm = 0;
 	return 0;
 }
 

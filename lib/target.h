@@ -31,9 +31,15 @@ struct target {
 	pid_t ns_tid;
 	uid_t fsuid;
 	gid_t fsgid;
+	uid_t uid, euid, suid; /* real, effective, saved (for access(2) and performed network calls) */
+	gid_t gid, egid, sgid;
 	gid_t *groups;      /* supplementary groups, sorted as the kernel keeps them */
 	size_t ngroups;
 	uint64_t cap_eff;   /* 0 when the target lives in another user namespace */
+	uint64_t cap_prm;   /* idem */
+	uint64_t sig_ignored; /* SigIgn, SigCgt: bit n-1 for signal n */
+	uint64_t sig_caught;
+	bool same_userns;   /* the target's user namespace is ours */
 	mode_t umask;
 	int rootfd;         /* O_PATH: /proc/TID/root */
 	bool same_root;     /* rootfd is where the supervising thread's root is: no chroot */
@@ -120,6 +126,7 @@ struct resolved {
 	char base[256];     /* the name to create in fd */
 	int error;          /* errno the target's own call would get, or 0 */
 	char path[4096];    /* as the target sees it (a lexical guess when error != 0) */
+	char link[48];      /* a final procfs self/thread-self not followed: its text for the target */
 };
 
 /*
@@ -136,5 +143,7 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
  * not fit in size.
  */
 int resolve_lexical(const char *base, const char *path, char *out, size_t size);
+/* The name of an fd of ours as seen from our current root (the target's, while acting as it). */
+int resolve_fd_name(int fd, char *out, size_t size);
 
 #endif

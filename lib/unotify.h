@@ -263,6 +263,163 @@ void unotify_open_plan_release(struct unotify_open_plan *plan);
  */
 int unotify_thread_init(void);
 
+/* ---- Path and network calls performed on the target's behalf ---- */
+
+/*
+ * The same principle as for opens, for every other call a policy decides
+ * on a pointer argument: the supervisor copies the argument once, decides
+ * on its copy, and performs the call itself, as the target, on what it
+ * resolved; never CONTINUE, which would let the kernel read the target's
+ * memory a second time. Each unotify_path_*() and unotify_net_*() returns
+ * what the target's own call returns (0, a count, or -errno), except
+ * -ENOTRECOVERABLE (the supervising thread could not be restored: stop
+ * supervising with it) and -ENOENT from unotify_target_new() and
+ * unotify_path_resolve() (the target is gone).
+ */
+struct stat;
+struct statx;
+struct timespec;
+struct msghdr;
+
+/*
+ * One pending notification's target thread: its credentials (real,
+ * effective, saved and file-system ids, groups, capabilities), umask, root
+ * and cwd, read once and used by every resolution and call below.
+ */
+typedef struct unotify_target unotify_target;
+
+int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret);
+void unotify_target_free(unotify_target *t);
+/*
+ * access(2), faccessat(2), and faccessat2(2) without AT_EACCESS check with
+ * the target's real uid and gid, and with no capabilities unless the real
+ * uid is 0 (the kernel's access_override_creds): call this before resolving.
+ */
+void unotify_target_use_real_ids(unotify_target *t);
+/* A copy of the target's fd number fd (pidfd_getfd); -EBADF when it has no such fd. */
+int unotify_target_getfd(unotify_target *t, int fd);
+/*
+ * Sends sig to the target thread through its pidfd (never to a process that
+ * took its number since), e.g. SIGPIPE after unotify_net_sendmsg() gave
+ * -EPIPE.
+ */
+int unotify_target_signal(unotify_target *t, int sig);
+
+enum unotify_sig_disposition {
+	UNOTIFY_SIG_DEFAULT,
+	UNOTIFY_SIG_IGNORED,
+	UNOTIFY_SIG_CAUGHT,
+};
+
+/*
+ * What the target does with sig, as its /proc status said when read. Raise
+ * a signal with the default action before replying (if fatal, it ends the
+ * call as the kernel's own would); a caught one after replying (before, it
+ * could interrupt a filter without WAIT_KILLABLE_RECV and restart the call).
+ */
+enum unotify_sig_disposition unotify_target_sig_disposition(unotify_target *t, int sig);
+
+enum unotify_walk {
+	UNOTIFY_WALK_FOLLOW,   /* the whole path, a final symlink followed (stat, chmod, ...) */
+	UNOTIFY_WALK_NOFOLLOW, /* the whole path, a final symlink not followed (lstat, readlink) */
+	UNOTIFY_WALK_PARENT,   /* all but the last component, the name acted on (unlink, mkdir) */
+};
+
+struct unotify_path_how {
+	int dirfd;             /* the target's dirfd, or AT_FDCWD */
+	const char *path;      /* copied out of the target's memory; NULL only with empty_path */
+	enum unotify_walk walk;
+	bool empty_path;       /* AT_EMPTY_PATH: "" (or NULL) is the file dirfd refers to */
+};
+
+struct unotify_path {
+	/*
+	 * Absolute, as the target sees it, /proc/self meaning the target. For
+	 * UNOTIFY_WALK_PARENT: the resolved parent and the last component (the
+	 * name itself is not followed). When error != 0, the best lexical guess.
+	 */
+	char path[4096];
+	int error;             /* errno the target's own lookup fails with, or 0 */
+	mode_t type;           /* S_IFMT of the file (0 for UNOTIFY_WALK_PARENT) */
+	/* private to lib/ */
+	int fd;                /* O_PATH: the file, or the parent directory */
+	char name[258];        /* UNOTIFY_WALK_PARENT: the last component, "/" kept if it had one */
+	char link[48];         /* procfs self, thread-self: the text the target reads */
+};
+
+/*
+ * Resolves in the target's root, relative to its cwd or dirfd, with its
+ * credentials. Returns 0 (ret->error tells the outcome) or a -errno of the
+ * supervisor's own. Call unotify_path_release() when 0 was returned.
+ */
+int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
+			 struct unotify_path *ret);
+void unotify_path_release(struct unotify_path *p);
+
+/* stat, lstat, newfstatat: the kernel's struct stat of the resolved file. */
+int unotify_path_stat(unotify_target *t, const struct unotify_path *p, struct stat *ret);
+/* statx: flags may hold AT_STATX_SYNC_TYPE bits (the walk's flags were used already). */
+int unotify_path_statx(unotify_target *t, const struct unotify_path *p, unsigned int flags,
+		       unsigned int mask, struct statx *ret);
+/* readlink, readlinkat (UNOTIFY_WALK_NOFOLLOW): the text, not NUL-terminated; its length. */
+int unotify_path_readlink(unotify_target *t, const struct unotify_path *p, char *buf,
+			  size_t size);
+int unotify_path_access(unotify_target *t, const struct unotify_path *p, int mode);
+/* On UNOTIFY_WALK_PARENT paths: unlinkat (flags: AT_REMOVEDIR), mkdirat, mknodat, ... */
+int unotify_path_unlink(unotify_target *t, const struct unotify_path *p, int flags);
+int unotify_path_mkdir(unotify_target *t, const struct unotify_path *p, mode_t mode);
+/* dev as the system call takes it (the kernel's 32-bit encoding). */
+int unotify_path_mknod(unotify_target *t, const struct unotify_path *p, mode_t mode,
+		       unsigned int dev);
+int unotify_path_rename(unotify_target *t, const struct unotify_path *from,
+			const struct unotify_path *to, unsigned int flags);
+/*
+ * from: UNOTIFY_WALK_PARENT (link's default: a symlink itself is linked) or
+ * UNOTIFY_WALK_FOLLOW (AT_SYMLINK_FOLLOW; AT_EMPTY_PATH): the file is then
+ * linked through /proc/self/fd/N, as the target itself could link it
+ * without CAP_DAC_READ_SEARCH. to: UNOTIFY_WALK_PARENT.
+ */
+int unotify_path_link(unotify_target *t, const struct unotify_path *from,
+		      const struct unotify_path *to);
+int unotify_path_symlink(unotify_target *t, const char *text, const struct unotify_path *to);
+/* On UNOTIFY_WALK_FOLLOW or _NOFOLLOW paths (the l- variants act on a symlink itself). */
+int unotify_path_chmod(unotify_target *t, const struct unotify_path *p, mode_t mode);
+int unotify_path_chown(unotify_target *t, const struct unotify_path *p, uid_t uid, gid_t gid);
+/* times: NULL (now), or two timespecs with UTIME_NOW / UTIME_OMIT as utimensat takes them. */
+int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
+			 const struct timespec *times);
+int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64_t length);
+
+/*
+ * connect, bind, sendmsg on the target's own socket sock (a copy from
+ * unotify_target_getfd), with the address copied out of its memory. They
+ * run in a short-lived helper process that has the target's real,
+ * effective, saved and file-system ids, groups, capabilities and umask, so
+ * that a peer sees the target's uid and gid (SO_PEERCRED, SCM_CREDENTIALS),
+ * not the supervisor's; the pid it sees is the helper's. A blocking socket
+ * blocks the caller as long as the target's call would block.
+ * unix_path: for an AF_UNIX path address, the socket file resolved as the
+ * target (UNOTIFY_WALK_FOLLOW; bind: UNOTIFY_WALK_PARENT, and the socket
+ * then records the address by its last component, unless the target gave
+ * a single component), used instead of the text, so nothing is looked up
+ * twice; NULL otherwise.
+ */
+int unotify_net_connect(unotify_target *t, int sock, const void *addr, size_t len,
+			const struct unotify_path *unix_path);
+int unotify_net_bind(unotify_target *t, int sock, const void *addr, size_t len,
+		     const struct unotify_path *unix_path);
+/*
+ * msg: msg_name, the data (msg_iov pointing into the caller's memory) and
+ * msg_control as copied from the target. SCM_RIGHTS carries the target's
+ * fd numbers: each is taken from the target with pidfd_getfd (-EBADF as
+ * the kernel). SCM_CREDENTIALS must name the target itself (else -EPERM);
+ * it is sent as the helper's. Returns the count sent. The helper sends with
+ * MSG_NOSIGNAL: when the kernel would raise SIGPIPE (-EPIPE without
+ * MSG_NOSIGNAL in flags), the caller raises it (unotify_target_signal).
+ */
+int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, int flags,
+			const struct unotify_path *unix_path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,11 @@
 #define A POLICY_ROLE_ATTR
 #define O POLICY_ROLE_BY_OPEN_FLAGS
 
+/* fchmodat2 (Linux 6.6) has the same number on every architecture; older headers lack it. */
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
 /* name, dirfd args, path args, roles, flags arg, nofollow, how it is performed */
 #define CALL(n, d0, p0, r0, d1, p1, r1, fl, nf, how) \
 	{ SYS_##n, #n, { d0, d1 }, { p0, p1 }, { r0, r1 }, fl, nf, POLICY_PERFORM_##how }
@@ -69,6 +74,7 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	/* symlinkat(target, newdirfd, linkpath): the target is stored text, never resolved. */
 	CALL(symlinkat, -1, -1, 0, 1, 2, C, -1, true, MUTATE),
 	CALL(fchmodat, 0, 1, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(fchmodat2, 0, 1, A, -1, -1, 0, 3, false, MUTATE),
 	CALL(fchownat, 0, 1, A, -1, -1, 0, 4, false, MUTATE),
 	CALL(utimensat, 0, 1, A, -1, -1, 0, 3, false, MUTATE),
 	CALL(truncate, -1, 0, W, -1, -1, 0, -1, false, MUTATE),

@@ -33,6 +33,8 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 
+#include "probe.h"
+
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif
@@ -44,10 +46,6 @@ struct probe_open_how {
 	uint64_t resolve;
 };
 
-struct probe_name {
-	const char *name;
-	long value;
-};
 
 static const struct probe_name probe_open_flags[] = {
 	{"rdonly", O_RDONLY},	    {"wronly", O_WRONLY},
@@ -80,7 +78,7 @@ static const struct probe_name probe_types[] = {
 
 static void probe_usage(void)
 {
-	fputs("usage: probe [--pid] COMMAND [ARGS...]\n"
+	fputs("usage: probe [--pid] [--euid N] COMMAND [ARGS...]\n"
 	      "  open PATH [FLAG...]        openat(AT_FDCWD, PATH); FLAG: rdonly wronly rdwr "
 	      "creat\n"
 	      "                             excl trunc directory nofollow append cloexec path\n"
@@ -102,11 +100,14 @@ static void probe_usage(void)
 	      "  sleep-getppid [SECONDS]    getppid every 10ms, one line each\n"
 	      "  whoami                     uid gid groups capabilities no_new_privs seccomp\n"
 	      "  i386-getpid | x32-getpid   getpid through a foreign system call ABI\n"
-	      "  fanotify FILE COUNT SECS   print the pid of each process opening FILE\n",
+	      "  fanotify FILE COUNT SECS   print the pid of each process opening FILE\n"
+	      "file calls (stat, readlink, access, unlink, mkdir, rename, link, symlink, chmod,\n"
+	      "chown, utimensat, truncate...): see probe-fs.c; sockets (connect, bind, sendto,\n"
+	      "sendmsg, serve): probe-net.c; race-stat, race-mkdir, race-connect: probe-race.c\n",
 	      stderr);
 }
 
-static void probe_print_err(int err)
+void probe_print_err(int err)
 {
 	const char *name = strerrorname_np(err);
 
@@ -117,7 +118,7 @@ static void probe_print_err(int err)
 }
 
 /* Parses a number of any base, or -1 with errno set. */
-static int probe_parse_long(const char *s, long *ret)
+int probe_parse_long(const char *s, long *ret)
 {
 	char *end;
 	long v;
@@ -137,7 +138,7 @@ static int probe_parse_long(const char *s, long *ret)
 	return 0;
 }
 
-static int probe_lookup(const struct probe_name *table, const char *s, long *ret)
+int probe_lookup(const struct probe_name *table, const char *s, long *ret)
 {
 	for (size_t i = 0; table[i].name; i++) {
 		if (strcmp(table[i].name, s) == 0) {
@@ -277,12 +278,42 @@ static int probe_cmd_read(int argc, char **argv)
 	return 0;
 }
 
-static void probe_report_ret(long r)
+void probe_report_ret(long r)
 {
 	if (r == -1)
 		probe_print_err(errno);
 	else
 		printf("ret=%ld\n", r);
+}
+
+void probe_report_ok(long r)
+{
+	if (r == -1)
+		probe_print_err(errno);
+	else
+		printf("ok\n");
+}
+
+int probe_open_dir(const char *arg)
+{
+	int fd;
+
+	if (strcmp(arg, "-") == 0)
+		return AT_FDCWD;
+	fd = open(arg, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("dirfd ");
+		probe_print_err(errno);
+	}
+	return fd;
+}
+
+bool probe_has(int argc, char **argv, const char *word)
+{
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], word) == 0)
+			return true;
+	return false;
 }
 
 static int probe_cmd_getppid(int argc, char **argv)
@@ -652,11 +683,6 @@ static int probe_cmd_fanotify(int argc, char **argv)
 	return 0;
 }
 
-struct probe_cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-};
-
 static const struct probe_cmd probe_cmds[] = {
 	{"open", probe_cmd_open},
 	{"openat", probe_cmd_openat},
@@ -679,26 +705,48 @@ static const struct probe_cmd probe_cmds[] = {
 	{NULL, NULL},
 };
 
+static const struct probe_cmd *const probe_tables[] = {
+	probe_cmds,
+	probe_fs_cmds,
+	probe_net_cmds,
+	probe_race_cmds,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 int main(int argc, char **argv)
 {
 	int first = 1;
 
-	if (argc > 1 && strcmp(argv[1], "--pid") == 0) {
+	if (argc > first && strcmp(argv[first], "--pid") == 0) {
 		printf("pid=%ld\n", (long)getpid());
-		first = 2;
+		first++;
+	}
+	/* --euid N: the effective uid (and fsuid) become N, the real uid stays (access(2)). */
+	if (argc > first + 1 && strcmp(argv[first], "--euid") == 0) {
+		long euid;
+
+		if (probe_parse_long(argv[first + 1], &euid) < 0 ||
+		    setresuid((uid_t)-1, (uid_t)euid, (uid_t)-1) < 0) {
+			perror("probe: --euid");
+			return 2;
+		}
+		first += 2;
 	}
 	if (argc <= first) {
 		probe_usage();
 		return 2;
 	}
-	for (const struct probe_cmd *c = probe_cmds; c->name; c++) {
-		if (strcmp(c->name, argv[first]) == 0) {
-			int r = c->run(argc - first - 1, argv + first + 1);
+	for (size_t t = 0; t < ARRAY_SIZE(probe_tables); t++) {
+		for (const struct probe_cmd *c = probe_tables[t]; c->name; c++) {
+			if (strcmp(c->name, argv[first]) == 0) {
+				int r = c->run(argc - first - 1, argv + first + 1);
 
-			if (r == 2)
-				probe_usage();
-			fflush(stdout);
-			return r;
+				if (r == 2)
+					probe_usage();
+				fflush(stdout);
+				return r;
+			}
 		}
 	}
 	fprintf(stderr, "probe: unknown command '%s'\n", argv[first]);

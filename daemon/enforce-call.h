@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One decision of the enforcer (enforce.c), shared with the families of
+ * calls that read pointer arguments, one file each: enforce-open.c (open,
+ * openat, openat2, creat), enforce-stat.c (stat family, readlink, access),
+ * enforce-mutate.c (unlink... truncate), enforce-net.c (connect, bind,
+ * sendto, sendmsg). A family copies an argument out of the target's memory
+ * only when the policy asks for it, and when the policy then lets the call
+ * run, performs it on that copy: never CONTINUE after a memory read.
+ */
+#ifndef UNOTIFY_ENFORCE_CALL_H
+#define UNOTIFY_ENFORCE_CALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/unotify.h"
+#include "policy/policy.h"
+
+struct enforce_call;
+
+struct enforce_family {
+	/* Fills c from the registers: which arguments the call has. */
+	void (*decode)(struct enforce_call *c);
+	int (*path)(struct enforce_call *c, int n, const char **ret_path);
+	int (*open_flags)(struct enforce_call *c, uint64_t *ret_flags);
+	int (*sockaddr)(struct enforce_call *c, const struct policy_sockaddr **ret);
+	/* The policy let the call run after reading memory: perform it. */
+	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
+	void (*release)(struct enforce_call *c);
+};
+
+/* Path argument n of a call, as copied and as resolved. */
+struct enforce_path {
+	char arg[4096];
+	bool have_arg;
+	struct unotify_path res;
+	bool resolved;
+};
+
+struct enforce_call {
+	unotify_listener *l;
+	const struct seccomp_notif *req;
+	const uint64_t *args;
+	const struct enforce_family *family;
+	const struct policy_pathcall *pc; /* NULL for calls that take no path */
+	bool has_path[2];                 /* set by decode: path n exists (NULL pointers too) */
+	bool has_open_flags;
+	bool has_sockaddr;
+	unotify_target *target;           /* lazily, by enforce_target() */
+	bool real_ids;                    /* access(2): the target's real ids check */
+	struct enforce_path *paths;       /* 2 of them, allocated when a path is first needed */
+	void *state;                      /* the family's own (freed by its release) */
+	char addr_text[160];              /* the address for the audit trail, or "" */
+	int read_error;                   /* the call fails so, as the kernel would, before acting */
+	bool broken;                      /* this thread could not be restored: stop */
+};
+
+/* The families, by syscall number: NULL when nothing of the call is in memory. */
+const struct enforce_family *enforce_family_find(int nr);
+extern const struct enforce_family enforce_open_family;
+extern const struct enforce_family enforce_stat_family;
+extern const struct enforce_family enforce_mutate_family;
+extern const struct enforce_family enforce_net_family;
+extern const struct enforce_family enforce_exec_family;
+
+/* ---- Helpers for the families (enforce.c) ---- */
+
+/* The target, read once per call. -ENOENT: it is gone. */
+int enforce_target(struct enforce_call *c, unotify_target **ret);
+/*
+ * The call fails with err before any file is touched (bad flags, a bad
+ * pointer): remembered for the verdict, returned as -err for the policy.
+ */
+int enforce_fail(struct enforce_call *c, int err);
+/* c->paths, allocated on first use; NULL when out of memory. */
+struct enforce_path *enforce_paths(struct enforce_call *c);
+/* Copies path n (at addr) out of the target into c->paths[n].arg. */
+int enforce_read_path(struct enforce_call *c, int n, uint64_t addr);
+/* Resolves path n (already copied, how->path is set here) and returns what the policy sees. */
+int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how *how,
+			 const char **ret_path);
+/* The verdict for a performed call's result: a value, or its errno. */
+void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r);
+void enforce_verdict_errno(struct unotify_verdict *v, int err);
+/* Writes an out-parameter into the target's memory; -EFAULT as the kernel would. */
+int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The target of a notification, and path arguments resolved as the target
+ * would resolve them (resolve.c's walk, run in the target's shoes), for
+ * every call that takes a path, not only opens. Three ways of walking:
+ * the whole path following a final symlink (stat, chmod, truncate...), not
+ * following it (lstat, readlink, lchown), or up to the parent of the last
+ * component, which is then the name the call acts on (unlink, mkdir,
+ * rename...): the call is performed by its *at variant on that pinned
+ * parent, so nothing is ever looked up by the whole path a second time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "emulate.h"
+#include "internal.h"
+#include "uapi.h"
+#include "util.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+#ifndef KCMP_FILES
+#define KCMP_FILES 2
+#endif
+
+int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
+{
+	_cleanup_free_ unotify_target *t = NULL;
+	int r;
+
+	if (!l || !req || !ret)
+		return -EINVAL;
+	r = unotify_thread_init();
+	if (r < 0)
+		return r;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->l = l;
+	t->id = req->id;
+	t->pidfd = -1;
+	r = target_read(l, req, &t->t);
+	if (r < 0)
+		return r;
+	*ret = steal_pointer(&t);
+	return 0;
+}
+
+void unotify_target_free(unotify_target *t)
+{
+	if (!t)
+		return;
+	target_release(&t->t);
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	free(t);
+}
+
+void unotify_target_use_real_ids(unotify_target *t)
+{
+	t->t.fsuid = t->t.uid;
+	t->t.fsgid = t->t.gid;
+	/* access_override_creds(): root keeps its permitted set, anyone else has none. */
+	t->t.cap_eff = t->t.uid == 0 ? t->t.cap_prm : 0;
+}
+
+/*
+ * A pidfd whose fd table is the calling thread's. The thread's own pidfd
+ * (PIDFD_THREAD, 6.9) when the kernel has them; else the process's, which
+ * has the same table unless the thread unshared it (kcmp tells).
+ */
+static int target_pidfd(unotify_target *t)
+{
+	int fd;
+
+	if (t->pidfd >= 0)
+		return t->pidfd;
+	fd = (int)syscall(SYS_pidfd_open, t->t.tid, PIDFD_THREAD);
+	if (fd < 0 && errno == EINVAL) {
+		fd = (int)syscall(SYS_pidfd_open, t->t.tgid, 0);
+		if (fd >= 0 && t->t.tgid != t->t.tid &&
+		    syscall(SYS_kcmp, t->t.tgid, t->t.tid, KCMP_FILES, 0, 0) != 0) {
+			close(fd);
+			return -EOPNOTSUPP;
+		}
+	}
+	if (fd < 0)
+		return errno == ESRCH ? -ENOENT : negative_errno();
+	/* The numbers name our target only while its notification is pending. */
+	if (unotify_id_valid(t->l, t->id) < 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	t->pidfd = fd;
+	return fd;
+}
+
+int unotify_target_getfd(unotify_target *t, int fd)
+{
+	int pidfd = target_pidfd(t);
+	int copy;
+
+	if (pidfd < 0)
+		return pidfd;
+	if (fd < 0)
+		return -EBADF;
+	copy = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (copy < 0)
+		return errno == ESRCH ? -ENOENT : negative_errno();
+	return copy;
+}
+
+int unotify_target_signal(unotify_target *t, int sig)
+{
+	int pidfd = target_pidfd(t);
+
+	if (pidfd < 0)
+		return pidfd;
+	if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0)
+		return errno == ESRCH ? -ENOENT : negative_errno();
+	return 0;
+}
+
+enum unotify_sig_disposition unotify_target_sig_disposition(unotify_target *t, int sig)
+{
+	uint64_t bit = sig >= 1 && sig <= 64 ? UINT64_C(1) << (sig - 1) : 0;
+
+	if (t->t.sig_ignored & bit)
+		return UNOTIFY_SIG_IGNORED;
+	return (t->t.sig_caught & bit) ? UNOTIFY_SIG_CAUGHT : UNOTIFY_SIG_DEFAULT;
+}
+
+int emulate_enter(unotify_target *t, struct target_saved *s)
+{
+	return target_enter(&t->t, s);
+}
+
+int emulate_leave(struct target_saved *s, int r)
+{
+	int q = target_leave(s);
+
+	return q < 0 ? q : r;
+}
+
+void emulate_fd_link(int fd, char *buf, size_t size)
+{
+	snprintf(buf, size, "self/fd/%d", fd);
+}
+
+/* ---- Resolution ---- */
+
+/* The file the target's dirfd refers to (AT_EMPTY_PATH), named as the target sees it. */
+static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path *ret)
+{
+	_cleanup_close_ int fd = target_open_dir(&t->t, dirfd);
+	struct target_saved saved;
+	struct target_stat st;
+	int r;
+
+	if (fd < 0) {
+		if (fd != -EBADF)
+			return fd;
+		ret->error = EBADF;
+		strcpy(ret->path, "/");
+		return 0;
+	}
+	r = target_fstat(fd, &st);
+	if (r < 0)
+		return r;
+	r = emulate_enter(t, &saved);
+	if (r < 0)
+		return r;
+	r = emulate_leave(&saved, resolve_fd_name(fd, ret->path, sizeof(ret->path)));
+	if (r < 0)
+		return r;
+	ret->type = st.mode & S_IFMT;
+	ret->fd = steal_fd(&fd);
+	return 0;
+}
+
+/* resolve_walk() in the target's shoes; flags: O_PATH plus O_NOFOLLOW or O_DIRECTORY. */
+static int path_walk(unotify_target *t, int dirfd, const char *path, int flags,
+		     struct resolved *res)
+{
+	struct resolve_how rh = { .start = -1, .path = path, .flags = (uint64_t)flags };
+	_cleanup_close_ int start = -1;
+	struct target_saved saved;
+	int r;
+
+	res->fd = -1;
+	if (path[0] != '/') {
+		start = target_open_dir(&t->t, dirfd);
+		if (start < 0) {
+			if (start != -EBADF)
+				return start;
+			res->error = EBADF;
+			return resolve_lexical("/", path, res->path, sizeof(res->path));
+		}
+		rh.start = start;
+	}
+	r = emulate_enter(t, &saved);
+	if (r < 0)
+		return r;
+	r = emulate_leave(&saved, resolve_walk(&t->t, &rh, res));
+	if (r < 0 && res->fd >= 0) {
+		close(res->fd);
+		res->fd = -1;
+	}
+	return r;
+}
+
+static int path_resolve_whole(unotify_target *t, const struct unotify_path_how *how,
+			      struct unotify_path *ret)
+{
+	_cleanup_free_ struct resolved *res = calloc(1, sizeof(*res));
+	int flags = O_PATH | (how->walk == UNOTIFY_WALK_NOFOLLOW ? O_NOFOLLOW : 0);
+	int r;
+
+	if (!res)
+		return -ENOMEM;
+	r = path_walk(t, how->dirfd, how->path, flags, res);
+	if (r < 0)
+		return r;
+	memcpy(ret->path, res->path, sizeof(ret->path));
+	ret->error = res->error;
+	if (res->error == 0) {
+		ret->fd = res->fd;
+		ret->type = res->type;
+		memcpy(ret->link, res->link, sizeof(ret->link));
+	} else if (res->fd >= 0) {
+		close(res->fd);
+	}
+	return 0;
+}
+
+/*
+ * Splits path as the kernel's filename_parentat() does: the directory part
+ * (NULL: the start directory), the last component and whether slashes
+ * followed it. "/" is its own last component (LAST_ROOT).
+ */
+static int path_split(const char *path, char *dir, size_t dir_size, char *last, size_t last_size,
+		      bool *ret_trailing)
+{
+	size_t len = strlen(path), cut;
+	bool trailing = false;
+	const char *slash;
+
+	while (len > 1 && path[len - 1] == '/') {
+		len--;
+		trailing = true;
+	}
+	if (len == 1 && path[0] == '/') {
+		snprintf(dir, dir_size, "/");
+		snprintf(last, last_size, "/");
+		*ret_trailing = false;
+		return 0;
+	}
+	slash = memrchr(path, '/', len);
+	cut = slash ? (size_t)(slash - path) + 1 : 0;
+	if (cut >= dir_size || len - cut >= last_size)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, cut);
+	dir[cut] = '\0';
+	if (cut == 0)
+		strcpy(dir, ".");
+	memcpy(last, path + cut, len - cut);
+	last[len - cut] = '\0';
+	*ret_trailing = trailing;
+	return 0;
+}
+
+/* What the policy sees for a parent walk: the parent and the name, "." and ".." folded. */
+static int path_parent_name(const char *dir, const char *last, char *out, size_t size)
+{
+	if (strcmp(last, "/") == 0)
+		return resolve_lexical("/", "/", out, size);
+	return resolve_lexical(dir, last, out, size);
+}
+
+static int path_resolve_parent(unotify_target *t, const struct unotify_path_how *how,
+			       struct unotify_path *ret)
+{
+	_cleanup_free_ struct resolved *res = calloc(1, sizeof(*res));
+	_cleanup_free_ char *dir = malloc(PATH_MAX);
+	char last[NAME_MAX + 2];
+	bool trailing;
+	int r;
+
+	if (!res || !dir)
+		return -ENOMEM;
+	r = path_split(how->path, dir, PATH_MAX, last, sizeof(last), &trailing);
+	if (r == -ENAMETOOLONG) {
+		/* A last component over NAME_MAX: the kernel's lookup of it fails so. */
+		ret->error = ENAMETOOLONG;
+		return resolve_lexical("/", how->path, ret->path, sizeof(ret->path));
+	}
+	if (r < 0)
+		return r;
+	r = path_walk(t, how->dirfd, dir, O_PATH | O_DIRECTORY, res);
+	if (r < 0)
+		return r;
+	ret->error = res->error;
+	if (res->error) {
+		if (res->fd >= 0)
+			close(res->fd);
+		return path_parent_name(res->path, last, ret->path, sizeof(ret->path));
+	}
+	ret->fd = res->fd;
+	snprintf(ret->name, sizeof(ret->name), "%s%s", last, trailing ? "/" : "");
+	return path_parent_name(res->path, last, ret->path, sizeof(ret->path));
+}
+
+static void path_reset(struct unotify_path *p)
+{
+	p->path[0] = '\0';
+	p->error = 0;
+	p->type = 0;
+	p->fd = -1;
+	p->name[0] = '\0';
+	p->link[0] = '\0';
+}
+
+int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
+			 struct unotify_path *ret)
+{
+	bool empty;
+	int r;
+
+	if (!t || !how || !ret || (!how->path && !how->empty_path))
+		return -EINVAL;
+	path_reset(ret);
+	empty = !how->path || how->path[0] == '\0';
+	if (empty && how->empty_path && how->walk != UNOTIFY_WALK_PARENT)
+		r = path_resolve_empty(t, how->dirfd, ret);
+	else if (empty) {
+		ret->error = ENOENT;
+		r = resolve_lexical("/", "", ret->path, sizeof(ret->path));
+	} else if (strnlen(how->path, PATH_MAX) >= PATH_MAX) {
+		ret->error = ENAMETOOLONG;
+		r = resolve_lexical("/", "", ret->path, sizeof(ret->path));
+	} else if (how->walk == UNOTIFY_WALK_PARENT)
+		r = path_resolve_parent(t, how, ret);
+	else
+		r = path_resolve_whole(t, how, ret);
+	/* Whatever we resolved is the target's only while its call is pending. */
+	if (r == 0 && unotify_id_valid(t->l, t->id) < 0)
+		r = -ENOENT;
+	if (r < 0) {
+		unotify_path_release(ret);
+		return r;
+	}
+	if (ret->error && ret->fd >= 0) {
+		close(ret->fd);
+		ret->fd = -1;
+	}
+	return 0;
+}
+
+void unotify_path_release(struct unotify_path *p)
+{
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
