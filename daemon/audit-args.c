@@ -17,8 +17,8 @@
 #include "policy/policy.h"
 
 /*
- * One letter an argument: d dirfd, p path, f open flags, m mode (octal),
- * i signed integer, x anything else (hex).
+ * One letter an argument: d dirfd, p path, q second path, f open flags,
+ * m mode (octal), i signed integer, x anything else (hex).
  */
 static const struct {
 	int nr;
@@ -26,12 +26,43 @@ static const struct {
 } audit_arg_kinds[] = {
 #ifdef SYS_open
 	{ SYS_open, "pfm" },
-#endif
-#ifdef SYS_creat
 	{ SYS_creat, "pm" },
+	{ SYS_stat, "px" },
+	{ SYS_lstat, "px" },
+	{ SYS_access, "pm" },
+	{ SYS_readlink, "pxi" },
+	{ SYS_unlink, "p" },
+	{ SYS_rmdir, "p" },
+	{ SYS_mkdir, "pm" },
+	{ SYS_mknod, "pmx" },
+	{ SYS_rename, "pq" },
+	{ SYS_link, "pq" },
+	{ SYS_symlink, "xq" },
+	{ SYS_chmod, "pm" },
+	{ SYS_chown, "pii" },
+	{ SYS_lchown, "pii" },
+	{ SYS_utime, "px" },
+	{ SYS_utimes, "px" },
+	{ SYS_futimesat, "dpx" },
 #endif
 	{ SYS_openat, "dpfm" },
 	{ SYS_openat2, "dpxi" },
+	{ SYS_newfstatat, "dpxx" },
+	{ SYS_statx, "dpxxx" },
+	{ SYS_faccessat, "dpm" },
+	{ SYS_faccessat2, "dpmx" },
+	{ SYS_readlinkat, "dpxi" },
+	{ SYS_unlinkat, "dpx" },
+	{ SYS_mkdirat, "dpm" },
+	{ SYS_mknodat, "dpmx" },
+	{ SYS_renameat, "dpdq" },
+	{ SYS_renameat2, "dpdqx" },
+	{ SYS_linkat, "dpdqx" },
+	{ SYS_symlinkat, "xdq" },
+	{ SYS_fchmodat, "dpm" },
+	{ SYS_fchownat, "dpiix" },
+	{ SYS_utimensat, "dpxx" },
+	{ SYS_truncate, "pi" },
 	{ SYS_read, "ixi" },
 	{ SYS_write, "ixi" },
 	{ SYS_close, "i" },
@@ -42,19 +73,17 @@ static const struct {
 	{ SYS_exit, "i" },
 	{ SYS_exit_group, "i" },
 	{ SYS_execve, "pxx" },
-	{ SYS_execveat, "dpxxi" },
+	{ SYS_execveat, "dpxxx" },
 	{ SYS_socket, "iii" },
 	{ SYS_connect, "ixi" },
 	{ SYS_bind, "ixi" },
+	{ SYS_sendto, "ixixxi" },
+	{ SYS_sendmsg, "ixx" },
 	{ SYS_ioctl, "ixx" },
 	{ SYS_kill, "ii" },
 	{ SYS_ptrace, "iixx" },
 	{ SYS_unshare, "x" },
 	{ SYS_mount, "xxxxx" },
-	{ SYS_mkdirat, "dpm" },
-	{ SYS_unlinkat, "dpi" },
-	{ SYS_newfstatat, "dpxi" },
-	{ SYS_faccessat2, "dpii" },
 	{ SYS_uname, "x" },
 	{ SYS_clone, "xxxxx" },
 	{ SYS_clone3, "xi" },
@@ -101,8 +130,13 @@ static void audit_put_open_flags(struct audit_buf *b, uint64_t flags)
 	}
 }
 
-static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char *path_arg)
+static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char *path_arg,
+			  const char *path_arg2)
 {
+	if (kind == 'q') {
+		kind = 'p';
+		path_arg = path_arg2;
+	}
 	switch (kind) {
 	case 'd':
 		if ((int)v == AT_FDCWD)
@@ -130,7 +164,8 @@ static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char
 	}
 }
 
-void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg)
+void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg,
+		       const char *path_arg2)
 {
 	const char *kinds = audit_kinds(nr);
 
@@ -146,7 +181,7 @@ void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const 
 			flags = args[i];
 		if (i)
 			abuf_put(b, ", ");
-		audit_put_arg(b, kinds[i], args[i], path_arg);
+		audit_put_arg(b, kinds[i], args[i], path_arg, path_arg2);
 	}
 	abuf_putc(b, ')');
 }

@@ -25,6 +25,7 @@ void audit_journal_write(const struct audit_record *r)
 			"PRIORITY=%d", strcmp(r->verdict, "deny") == 0 ? 5 : 6,
 			"SANDBOX=%s", r->sandbox ? r->sandbox : "", "PID=%d", (int)r->pid,
 			"SYSCALL=%s", name ? name : nr, "PATH=%s", r->path ? r->path : "",
+			"PATH2=%s", r->path2 ? r->path2 : "", "ADDR=%s", r->addr ? r->addr : "",
 			"VERDICT=%s", r->verdict, "ERRNO=%s",
 			strcmp(r->verdict, "deny") == 0 ? audit_errno_name(r->error) : "",
 			"RULE_FILE=%s", r->rule_file ? r->rule_file : "", "RULE_LINE=%d",

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,19 @@ static void *audit_queue_main(void *userdata)
 	return NULL;
 }
 
+/* The writer takes no signals: they belong to whoever handles them (unotifyd's main loop). */
+static int audit_queue_spawn(struct audit_queue *q)
+{
+	sigset_t all, saved;
+	int r;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	r = -pthread_create(&q->thread, NULL, audit_queue_main, q);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return r;
+}
+
 int audit_queue_start(int fd, struct audit_queue **ret)
 {
 	struct audit_queue *q = calloc(1, sizeof(*q));
@@ -100,7 +114,7 @@ int audit_queue_start(int fd, struct audit_queue **ret)
 	q->spare = malloc(AUDIT_QUEUE_SIZE);
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->wake, NULL);
-	r = q->active && q->spare ? -pthread_create(&q->thread, NULL, audit_queue_main, q) : -ENOMEM;
+	r = q->active && q->spare ? audit_queue_spawn(q) : -ENOMEM;
 	if (r < 0) {
 		free(q->active);
 		free(q->spare);

@@ -146,7 +146,7 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
 	else
 		abuf_put_i64(b, r->nr);
 	abuf_put(b, " args=");
-	audit_args_format(b, r->nr, r->args, r->path_arg);
+	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2);
 	audit_put_optional(b, " path=", r->path);
 	audit_put_optional(b, " path2=", r->path2);
 	audit_put_optional(b, " addr=", r->addr);

@@ -51,7 +51,7 @@ struct enforce_call {
 	bool real_ids;                    /* access(2): the target's real ids check */
 	struct enforce_path *paths;       /* 2 of them, allocated when a path is first needed */
 	void *state;                      /* the family's own (freed by its release) */
-	char addr_text[160];              /* the address for the audit trail, or "" */
+	char addr_text[4200];             /* the address for the audit trail, or "" */
 	int read_error;                   /* the call fails so, as the kernel would, before acting */
 	bool broken;                      /* this thread could not be restored: stop */
 };

@@ -37,6 +37,11 @@ static const cap_value_t harden_caps[] = {
 	CAP_SETGID,          /* setfsgid and setgroups to the target's groups */
 	CAP_SYS_CHROOT,      /* resolve paths in the target's root */
 	CAP_KILL,            /* the kill action on targets of another user */
+	/* Calls performed for targets that hold these themselves (never lent: see man page): */
+	CAP_CHOWN,           /* chown family */
+	CAP_FSETID,          /* chmod keeping set-id bits, writes by targets that hold it */
+	CAP_MKNOD,           /* mknod of device nodes */
+	CAP_NET_BIND_SERVICE, /* bind below 1024 */
 };
 
 static const char harden_caps_text[] = "cap_sys_ptrace,cap_dac_override,cap_dac_read_search,"

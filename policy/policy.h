@@ -144,7 +144,8 @@ struct policy_sockaddr {
 	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
 	uint16_t port;          /* host byte order */
 	bool unix_abstract;     /* AF_UNIX: an abstract name (shown without its NUL) */
-	char unix_path[109];    /* AF_UNIX: the path or abstract name, NUL-terminated */
+	/* AF_UNIX: the path once resolved (may exceed sun_path), or the abstract name */
+	char unix_path[4096];
 };
 
 /*
