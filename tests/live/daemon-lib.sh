@@ -187,10 +187,3 @@ BOX_EXPECTED='ppid=42
 mkdir=denied
 hello
 secret=denied'
-# Without path rules: runc's init opens its exec fifo (/proc/self/fd/N) after
-# loading the filter, an open the daemon cannot perform for it (see daemon-runc.sh).
-BOX_NOTIFIED_NOPATH='"getppid", "mkdir", "mkdirat"'
-BOX_SCRIPT_NOPATH='echo ppid=$PPID; mkdir /tmp/d 2>/dev/null && echo mkdir=ok || echo mkdir=denied; cat /etc/hello'
-BOX_EXPECTED_NOPATH='ppid=42
-mkdir=denied
-hello'
