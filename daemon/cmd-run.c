@@ -37,6 +37,8 @@ static void run_usage(FILE *out)
 		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
 		"  --policy-dir DIR      with --daemon: the policy directory (default\n"
 		"                        " SYSCONFDIR "/unotify/policies)\n"
+		"  --record FILE         run with everything allowed and logged, then write\n"
+		"                        to FILE a policy that allows what the run used\n"
 		"  -q, --quiet           no notices from the supervisor\n"
 		"Exit status: the program's; 125 supervisor error, 126 cannot execute,\n"
 		"127 not found. See unotify(1).\n");
@@ -77,6 +79,7 @@ enum {
 	OPT_DROP_CAPS,
 	OPT_KEEP_CAPS,
 	OPT_STATS,
+	OPT_RECORD,
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
@@ -93,6 +96,7 @@ static const struct option run_options[] = {
 	{ "drop-caps", no_argument, NULL, OPT_DROP_CAPS },
 	{ "keep-caps", required_argument, NULL, OPT_KEEP_CAPS },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
@@ -138,6 +142,9 @@ static int run_parse_one(int c, struct run_options *o)
 		return 1;
 	case OPT_STATS:
 		o->stats = true;
+		return 1;
+	case OPT_RECORD:
+		o->record_path = optarg;
 		return 1;
 	case OPT_DAEMON:
 		o->daemon = true;
@@ -191,7 +198,12 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 				"--rule or --stats\n");
 		return -EINVAL;
 	}
-	if (o->n_policy_files == 0 && o->n_rules == 0 && !o->daemon) {
+	if (o->record_path && (o->n_policy_files || o->n_rules || o->daemon)) {
+		fprintf(stderr, "unotify: --record runs under its own policy (everything allowed "
+				"and logged): no --policy, --rule or --daemon with it\n");
+		return -EINVAL;
+	}
+	if (o->n_policy_files == 0 && o->n_rules == 0 && !o->daemon && !o->record_path) {
 		fprintf(stderr, "unotify: no policy given (use --policy FILE or --rule RULE)\n");
 		return -EINVAL;
 	}

@@ -28,6 +28,7 @@ struct run_options {
 	const char *daemon_socket;  /* NULL: the default socket */
 	const char *policy_name;
 	const char *policy_dir;     /* NULL: the default policy directory */
+	const char *record_path;    /* --record: write the policy the run used here */
 	char **argv;
 };
 

@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The libFuzzer targets of tests/fuzz/, built and run for a bounded time.
+#
+# Built here with clang directly (not by automake: libFuzzer needs clang and
+# its own sanitizer flags, which the normal build must not get), from the
+# policy sources Makefile.am lists for policy/libpolicy.la, into
+# $top_builddir/tests/fuzz-work (removed unless a target failed). Each target first replays its regression
+# inputs (tests/fuzz/regressions/TARGET/: every crash ever found), then runs
+# for UNOTIFY_FUZZ_TIME seconds (default 20) from its seed corpus:
+#   policy: tests/fuzz/corpus-policy/, contrib/policies/*.policy, and the
+#           policy texts of tests/policy/*.table;
+#   oci:    ../shared/testdata/oci/*.json next to the source tree (not
+#           copied into the repository), when that directory exists.
+# A crash fails the test and names the input libFuzzer saved: keep it as
+# tests/fuzz/regressions/TARGET/NAME once the bug is fixed.
+#
+# Every target runs even when an earlier one failed; the test fails at the
+# end, naming each failure. UNOTIFY_FUZZ_TARGETS picks targets (default
+# "policy oci"). Skips (77) when clang or its libFuzzer runtime is missing
+# (Debian: apt-get install clang libclang-rt-14-dev).
+set -eu
+
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+FUZZ_TIME=${UNOTIFY_FUZZ_TIME:-20}
+TARGETS=${UNOTIFY_FUZZ_TARGETS:-policy oci}
+FAILED=
+CC=${FUZZ_CC:-clang}
+SAN="address,undefined"
+
+skip() {
+	printf 'SKIP: %s\n' "$*"
+	[ -z "${work:-}" ] || rm -rf "$work"
+	exit 77
+}
+
+fail() {
+	printf 'FAIL: %s\n' "$*"
+	exit 1
+}
+
+command -v "$CC" >/dev/null 2>&1 || skip "$CC is not installed (apt-get install clang libclang-rt-14-dev)"
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
+[ -f "$top_builddir/config.h" ] || fail "$top_builddir/config.h is missing: run configure first"
+
+work=$top_builddir/tests/fuzz-work
+rm -rf "$work"
+mkdir -p "$work"
+
+printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
+	>"$work/probe.c"
+"$CC" -fsanitize=fuzzer,$SAN "$work/probe.c" -o "$work/probe" >"$work/probe.log" 2>&1 ||
+	skip "$CC cannot link a libFuzzer target (apt-get install libclang-rt-14-dev): $(head -c 300 "$work/probe.log")"
+
+# The policy library's sources, as Makefile.am lists them.
+policy_sources=$(sed -n 's|^policy_libpolicy_la_SOURCES += \(policy/[a-z0-9_-]*\.c\)$|\1|p' \
+	"$top_srcdir/Makefile.am")
+[ -n "$policy_sources" ] || fail "no policy_libpolicy_la_SOURCES in $top_srcdir/Makefile.am"
+libs=""
+for pkg in libseccomp json-c libcap; do
+	if pkg-config --exists "$pkg"; then
+		libs="$libs $(pkg-config --libs "$pkg")"
+		cflags_pkg="${cflags_pkg:-} $(pkg-config --cflags "$pkg")"
+	fi
+done
+CFLAGS_FUZZ="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+-DHAVE_CONFIG_H -I$top_builddir -I$top_srcdir -I$top_srcdir/lib ${cflags_pkg:-}"
+
+# build_target NAME EXTRA-SOURCES...: $work/fuzz-NAME from tests/fuzz/fuzz-NAME.c.
+build_target() {
+	name=$1
+	shift
+	objs=""
+	mkdir -p "$work/obj-$name"
+	for src in $policy_sources "$@"; do
+		obj=$work/obj-$name/$(echo "$src" | tr '/' '_').o
+		# shellcheck disable=SC2086
+		"$CC" $CFLAGS_FUZZ -fsanitize=fuzzer-no-link,$SAN -c "$top_srcdir/$src" -o "$obj" \
+			>>"$work/build-$name.log" 2>&1 || {
+			cat "$work/build-$name.log"
+			fail "cannot build $src for fuzz-$name"
+		}
+		objs="$objs $obj"
+	done
+	# shellcheck disable=SC2086
+	"$CC" $CFLAGS_FUZZ -fsanitize=fuzzer,$SAN "$top_srcdir/tests/fuzz/fuzz-$name.c" $objs \
+		$libs -o "$work/fuzz-$name" >>"$work/build-$name.log" 2>&1 || {
+		cat "$work/build-$name.log"
+		fail "cannot link fuzz-$name"
+	}
+}
+
+# failed WHAT: remembers a failure; the test fails at the end.
+failed() {
+	printf 'FAILED: %s\n' "$*"
+	FAILED="$FAILED
+  $*"
+}
+
+# replay NAME: every saved regression input runs once, and must not crash.
+replay() {
+	dir=$top_srcdir/tests/fuzz/regressions/$1
+	n=0
+	bad=0
+	for f in "$dir"/*; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		if ! "$work/fuzz-$1" -runs=1 "$f" </dev/null >"$work/replay-$1-$n.log" 2>&1; then
+			grep -E 'check failed|ERROR|runtime error|SUMMARY' "$work/replay-$1-$n.log" | head -5
+			failed "fuzz-$1: regression input $f crashes (log: $work/replay-$1-$n.log)"
+			bad=$((bad + 1))
+		fi
+	done
+	printf 'fuzz-%s replayed %d regression inputs, %d crashing\n' "$1" "$n" "$bad"
+}
+
+# fuzz NAME: a bounded run from the corpus in $work/corpus-NAME.
+fuzz() {
+	log=$work/fuzz-$1.log
+	if ! "$work/fuzz-$1" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=8192 -print_final_stats=1 -artifact_prefix="$work/crash-$1-" \
+		"$work/corpus-$1" </dev/null >"$log" 2>&1; then
+		grep -v -E '^ +#[0-9]+ 0x|^INFO|NEW_FUNC' "$log" | tail -25
+		failed "fuzz-$1 found a crash: $(ls "$work"/crash-"$1"-* 2>/dev/null | head -1) (fix it, \
+then keep the input under tests/fuzz/regressions/$1/)"
+		return 0
+	fi
+	printf 'ok: fuzz-%s ran %ss: %s\n' "$1" "$FUZZ_TIME" "$(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
+}
+
+# The policy texts of the data tables: the indented lines after "policy:".
+seed_tables() {
+	i=0
+	for table in "$top_srcdir"/tests/policy/*.table; do
+		[ -f "$table" ] || continue
+		awk -v out="$1/table-$(basename "$table" .table)-" '
+			/^policy:/ { n++; inside = 1; next }
+			inside && /^  / { print substr($0, 3) > (out n); next }
+			{ inside = 0 }' "$table"
+		i=$((i + 1))
+	done
+}
+
+say_seeds() {
+	printf 'fuzz-%s: %d seed inputs\n' "$1" "$(ls "$work/corpus-$1" | wc -l)"
+}
+
+case " $TARGETS " in *" policy "*)
+	build_target policy tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
+	mkdir -p "$work/corpus-policy"
+	cp "$top_srcdir"/tests/fuzz/corpus-policy/* "$work/corpus-policy/" 2>/dev/null || true
+	cp "$top_srcdir"/contrib/policies/*.policy "$work/corpus-policy/" 2>/dev/null || true
+	seed_tables "$work/corpus-policy"
+	say_seeds policy
+	replay policy
+	fuzz policy
+esac
+
+# The OCI importer: only once the policy library has one.
+case " $TARGETS " in *" oci "*)
+	if printf '%s\n' $policy_sources | grep -q '^policy/oci'; then
+		build_target oci tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
+		mkdir -p "$work/corpus-oci"
+		cp "$top_srcdir"/tests/fuzz/corpus-oci/* "$work/corpus-oci/" 2>/dev/null || true
+		if ls "$top_srcdir"/../shared/testdata/oci/*.json >/dev/null 2>&1; then
+			cp "$top_srcdir"/../shared/testdata/oci/*.json "$work/corpus-oci/"
+		else
+			printf 'note: no ../shared/testdata/oci/*.json next to the source tree: '
+			printf 'fuzz-oci starts from tests/fuzz/corpus-oci/ alone\n'
+		fi
+		say_seeds oci
+		replay oci
+		fuzz oci
+	else
+		printf 'note: fuzz-oci not run: the policy library has no OCI importer yet\n'
+	fi
+esac
+
+if [ -n "$FAILED" ]; then
+	printf 'FAIL: fuzz:%s\n' "$FAILED"
+	exit 1
+fi
+# Kept only when something failed (distcheck wants a clean build tree).
+rm -rf "$work"
+printf 'PASS: fuzz\n'
