@@ -14,7 +14,7 @@ static const struct {
 	const char *summary;
 } unotify_commands[] = {
 	{ "run", cmd_run, "run a program under a policy, supervised in this process" },
-	{ "policy", cmd_policy, "check a policy (policy check FILE...)" },
+	{ "policy", cmd_policy, "check, explain or compile a policy" },
 	{ "info", cmd_info, "show the kernel's seccomp notification features" },
 	{ "bench", cmd_bench, "measure the cost of an intercepted system call" },
 	{ "status", cmd_status, "show the sandboxes supervised by unotifyd" },

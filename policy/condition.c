@@ -92,10 +92,17 @@ static int condition_parse_arg(struct parser *ps, const struct lexer_token *t,
 		if (condition_value(ps, t, mask, "&", false, &c->mask) < 0 ||
 		    condition_value(ps, t, eq + 2, "==", true, &c->value) < 0)
 			return -EINVAL;
-		if (c->value & ~c->mask)
-			parser_warning(ps, t->col, NULL,
-				       "'%s' can never hold: the value has bits outside the mask",
-				       t->text);
+		/*
+		 * The kernel layer compares (arg & mask) with (value & mask):
+		 * bits outside the mask would be silently dropped, and the rule
+		 * would not mean what it says. An OCI profile's valueTwo keeps
+		 * libseccomp's meaning (oci-rules.c).
+		 */
+		if (c->value & ~c->mask) {
+			parser_error(ps, t->col, "write the value within the mask",
+				     "'%s': the value has bits outside the mask", t->text);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(condition_ops); i++)

@@ -71,7 +71,8 @@ static bool evaluate_cond(const struct policy_cond *c, const uint64_t *args)
 	case POLICY_CMP_GE:
 		return a >= c->value;
 	case POLICY_CMP_MASKED_EQ:
-		return (a & c->mask) == c->value;
+		/* As libseccomp builds it for the kernel: the value is masked too. */
+		return (a & c->mask) == (c->value & c->mask);
 	}
 	return false;
 }

@@ -109,7 +109,8 @@ unsigned int policy_pathcall_roles(const struct policy_pathcall *pc, int n, uint
 		roles |= POLICY_ROLE_WRITE;
 	if ((open_flags & O_ACCMODE) == O_RDWR)
 		roles |= POLICY_ROLE_READ;
-	if (open_flags & (O_CREAT | __O_TMPFILE))
+	/* __O_TMPFILE includes O_DIRECTORY: an opendir() creates nothing. */
+	if ((open_flags & O_CREAT) || (open_flags & __O_TMPFILE) == __O_TMPFILE)
 		roles |= POLICY_ROLE_CREATE;
 	return roles;
 }
