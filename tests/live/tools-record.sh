@@ -70,7 +70,8 @@ recorded write sh -c "echo x >$T/w/out; cat $T/w/out"
 expect_grep "write: these opens may write" "$(cat "$pol")" "REVIEW: these opens may write"
 
 say "== both paths of a rename are recorded (outside scratch directories, kept exact)"
-W=$(mktemp -d "$top_builddir/tests/record-rename.XXXXXX")
+# Not under the build tree: a clone may live in /tmp, which record folds.
+W=$(mktemp -d /var/lib/unotify-record-rename.XXXXXX)
 trap 'rm -rf "$W"; lib_cleanup' EXIT
 chmod 777 "$W"
 recorded rename sh -c "rm -f $W/b; echo x >$W/a && mv $W/a $W/b && cat $W/b"
