@@ -51,7 +51,12 @@ struct enforce_call {
 	bool real_ids;                    /* access(2): the target's real ids check */
 	struct enforce_path *paths;       /* 2 of them, allocated when a path is first needed */
 	void *state;                      /* the family's own (freed by its release) */
-	char addr_text[4200];             /* the address for the audit trail, or "" */
+	/*
+	 * The address for the audit trail, or NULL; it points into the net
+	 * family's state. (No buffer here: this struct is zeroed on every
+	 * round trip, so it stays small.)
+	 */
+	const char *addr_text;
 	int read_error;                   /* the call fails so, as the kernel would, before acting */
 	bool broken;                      /* this thread could not be restored: stop */
 };

@@ -61,6 +61,7 @@ struct net_state {
 	bool unix_resolved;    /* c->paths[0] is the AF_UNIX path, resolved */
 	bool no_address;       /* sendto with a NULL address: decided on registers only */
 	struct policy_sockaddr view;
+	char addr_text[4200];  /* the address for the audit trail (c->addr_text) */
 };
 
 static void net_decode(struct enforce_call *c)
@@ -261,27 +262,30 @@ static int net_view(struct enforce_call *c, struct net_state *s)
 
 static void net_audit_text(struct enforce_call *c, const struct policy_sockaddr *v)
 {
+	struct net_state *s = c->state;
 	char a[INET6_ADDRSTRLEN] = "?";
-	size_t size = sizeof(c->addr_text);
+	char *text = s->addr_text;
+	size_t size = sizeof(s->addr_text);
 
 	switch (v->family) {
 	case AF_UNSPEC:
-		snprintf(c->addr_text, size, "none");
+		snprintf(text, size, "none");
 		break;
 	case AF_INET:
 		inet_ntop(AF_INET, v->addr, a, sizeof(a));
-		snprintf(c->addr_text, size, "inet:%s:%u", a, v->port);
+		snprintf(text, size, "inet:%s:%u", a, v->port);
 		break;
 	case AF_INET6:
 		inet_ntop(AF_INET6, v->addr, a, sizeof(a));
-		snprintf(c->addr_text, size, "inet6:[%s]:%u", a, v->port);
+		snprintf(text, size, "inet6:[%s]:%u", a, v->port);
 		break;
 	case AF_UNIX:
-		snprintf(c->addr_text, size, "unix:%s%s", v->unix_abstract ? "@" : "", v->unix_path);
+		snprintf(text, size, "unix:%s%s", v->unix_abstract ? "@" : "", v->unix_path);
 		break;
 	default:
-		snprintf(c->addr_text, size, "family:%d", v->family);
+		snprintf(text, size, "family:%d", v->family);
 	}
+	c->addr_text = text;
 }
 
 static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **ret)

@@ -258,7 +258,7 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.path = p[0].resolved ? p[0].res.path : NULL,
 		.path_arg2 = p[1].have_arg ? p[1].arg : NULL,
 		.path2 = p[1].resolved ? p[1].res.path : NULL,
-		.addr = c->addr_text[0] ? c->addr_text : NULL,
+		.addr = c->addr_text,
 		.verdict = verdict,
 		.error = v->kind == UNOTIFY_VERDICT_ERRNO ? v->error : 0,
 		.value = d ? d->value : 0,
