@@ -71,6 +71,9 @@ extern const struct enforce_family enforce_exec_family;
 
 /* ---- Helpers for the families (enforce.c) ---- */
 
+/* A family's release when its state is one plain allocation. */
+void enforce_free_state(struct enforce_call *c);
+
 /* The target, read once per call. -ENOENT: it is gone. */
 int enforce_target(struct enforce_call *c, unotify_target **ret);
 /*

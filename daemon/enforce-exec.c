@@ -72,15 +72,9 @@ static void exec_perform(struct enforce_call *c, struct unotify_verdict *v)
 	*v = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_CONTINUE };
 }
 
-static void exec_release(struct enforce_call *c)
-{
-	free(c->state);
-	c->state = NULL;
-}
-
 const struct enforce_family enforce_exec_family = {
 	.decode = exec_decode,
 	.path = exec_path,
 	.perform = exec_perform,
-	.release = exec_release,
+	.release = enforce_free_state,
 };

@@ -405,15 +405,9 @@ static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
 	enforce_result(c, v, mutate_call(c, c->state, p[0], p[1]));
 }
 
-static void mutate_release(struct enforce_call *c)
-{
-	free(c->state);
-	c->state = NULL;
-}
-
 const struct enforce_family enforce_mutate_family = {
 	.decode = mutate_decode,
 	.path = mutate_path,
 	.perform = mutate_perform,
-	.release = mutate_release,
+	.release = enforce_free_state,
 };

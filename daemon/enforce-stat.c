@@ -233,15 +233,9 @@ static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
 	enforce_result(c, v, r);
 }
 
-static void stat_release(struct enforce_call *c)
-{
-	free(c->state);
-	c->state = NULL;
-}
-
 const struct enforce_family enforce_stat_family = {
 	.decode = stat_decode,
 	.path = stat_path,
 	.perform = stat_perform,
-	.release = stat_release,
+	.release = enforce_free_state,
 };

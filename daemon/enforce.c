@@ -66,6 +66,12 @@ int enforce_target(struct enforce_call *c, unotify_target **ret)
 	return 0;
 }
 
+void enforce_free_state(struct enforce_call *c)
+{
+	free(c->state);
+	c->state = NULL;
+}
+
 int enforce_fail(struct enforce_call *c, int err)
 {
 	if (!c->read_error)
