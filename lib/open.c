@@ -20,25 +20,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#ifdef HAVE_LINUX_OPENAT2_H
-#include <linux/openat2.h>
-#endif
 
 #include "internal.h"
 #include "target.h"
 #include "uapi.h"
 #include "util.h"
 
-#ifndef RESOLVE_NO_XDEV
-#define RESOLVE_NO_XDEV       0x01
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_NO_SYMLINKS   0x04
-#define RESOLVE_BENEATH       0x08
-#define RESOLVE_IN_ROOT       0x10
-#endif
-#ifndef RESOLVE_CACHED
-#define RESOLVE_CACHED 0x20
-#endif
 #define OPEN_VALID_RESOLVE                                                                 \
 	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
 	 RESOLVE_IN_ROOT | RESOLVE_CACHED)

@@ -34,20 +34,11 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
-#ifdef HAVE_LINUX_OPENAT2_H
-#include <linux/openat2.h>
-#endif
 
 #include "target.h"
+#include "uapi.h"
 #include "util.h"
 
-#ifndef RESOLVE_NO_XDEV
-#define RESOLVE_NO_XDEV       0x01
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_NO_SYMLINKS   0x04
-#define RESOLVE_BENEATH       0x08
-#define RESOLVE_IN_ROOT       0x10
-#endif
 
 #define RESOLVE_MAX_LINKS 40 /* MAXSYMLINKS */
 #define PROC_ROOT_INO     1

@@ -38,4 +38,19 @@
 #define SYS_openat2 437
 #endif
 
+/* openat2(2) (5.6): its header is missing from older build hosts. */
+#ifdef HAVE_LINUX_OPENAT2_H
+#include <linux/openat2.h>
+#endif
+#ifndef RESOLVE_NO_XDEV
+#define RESOLVE_NO_XDEV       0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH       0x08
+#define RESOLVE_IN_ROOT       0x10
+#endif
+#ifndef RESOLVE_CACHED
+#define RESOLVE_CACHED 0x20
+#endif
+
 #endif
