@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -89,11 +90,23 @@ static const struct {
 	{ SYS_clone3, "xi" },
 };
 
-static const char *audit_kinds(int nr)
+/* An index by syscall number, built once: this runs for every audit record. */
+#define AUDIT_NR_MAX 1024
+static const char *audit_kinds_by_nr[AUDIT_NR_MAX];
+static pthread_once_t audit_kinds_once = PTHREAD_ONCE_INIT;
+
+static void audit_kinds_build(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(audit_arg_kinds); i++)
-		if (audit_arg_kinds[i].nr == nr)
-			return audit_arg_kinds[i].kinds;
+		if (audit_arg_kinds[i].nr >= 0 && audit_arg_kinds[i].nr < AUDIT_NR_MAX)
+			audit_kinds_by_nr[audit_arg_kinds[i].nr] = audit_arg_kinds[i].kinds;
+}
+
+static const char *audit_kinds(int nr)
+{
+	pthread_once(&audit_kinds_once, audit_kinds_build);
+	if (nr >= 0 && nr < AUDIT_NR_MAX && audit_kinds_by_nr[nr])
+		return audit_kinds_by_nr[nr];
 	return "xxxxxx";
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 
 #include "lib/util.h"
@@ -82,13 +83,30 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(execveat, 0, 1, X, -1, -1, 0, 4, false, NONE),
 };
 
-const struct policy_pathcall *policy_pathcall_find(int nr)
+/*
+ * Looked up for every supervised call (the round trip): an index by
+ * syscall number, built once, instead of a walk over the table.
+ */
+#define PATHCALL_NR_MAX 1024
+static uint8_t pathcall_index[PATHCALL_NR_MAX]; /* 1 + position in the table, 0: none */
+static pthread_once_t pathcall_index_once = PTHREAD_ONCE_INIT;
+
+static void pathcall_index_build(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(policy_pathcalls); i++)
-		if (policy_pathcalls[i].nr == nr)
-			return &policy_pathcalls[i];
-	return NULL;
+		if (policy_pathcalls[i].nr >= 0 && policy_pathcalls[i].nr < PATHCALL_NR_MAX)
+			pathcall_index[policy_pathcalls[i].nr] = (uint8_t)(i + 1);
 }
+
+const struct policy_pathcall *policy_pathcall_find(int nr)
+{
+	if (nr < 0 || nr >= PATHCALL_NR_MAX)
+		return NULL;
+	pthread_once(&pathcall_index_once, pathcall_index_build);
+	return pathcall_index[nr] ? &policy_pathcalls[pathcall_index[nr] - 1] : NULL;
+}
+
+_Static_assert(ARRAY_SIZE(policy_pathcalls) < 255, "pathcall_index holds positions in a byte");
 
 const struct policy_pathcall *policy_pathcall_at(size_t i)
 {
