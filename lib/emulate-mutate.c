@@ -50,65 +50,94 @@ static int mutate_result(long n)
 	return n < 0 ? negative_errno() : 0;
 }
 
-int unotify_path_unlink(unotify_target *t, const struct unotify_path *p, int flags)
+/* One call to make as the target: its paths, its arguments, the call itself. */
+struct mutate_op {
+	const struct unotify_path *a;
+	bool a_by_name;                  /* a comes from a parent walk: a name in a directory */
+	const struct unotify_path *b;    /* the second path (rename, link), always by name */
+	bool two_paths;
+	int (*call)(const struct mutate_op *op);
+	unsigned int flags;
+	mode_t mode;
+	unsigned int dev;
+	uid_t uid;
+	gid_t gid;
+	const char *text;
+	const struct timespec *times;
+	int64_t length;
+};
+
+/* Checks the paths, puts the target's credentials on, calls, takes them off. */
+static int mutate_as(unotify_target *t, const struct mutate_op *op)
 {
 	struct target_saved saved;
-	int r = mutate_check(p, true);
+	int r = mutate_check(op->a, op->a_by_name);
 
+	if (r == 0 && op->two_paths)
+		r = mutate_check(op->b, true);
 	if (r < 0)
 		return r;
 	r = emulate_enter(t, &saved);
 	if (r < 0)
 		return r;
-	r = mutate_result(unlinkat(p->fd, p->name, flags));
-	return emulate_leave(&saved, r);
+	return emulate_leave(&saved, op->call(op));
+}
+
+/* ---- Calls on a name ---- */
+
+static int mutate_unlink(const struct mutate_op *op)
+{
+	return mutate_result(unlinkat(op->a->fd, op->a->name, (int)op->flags));
+}
+
+int unotify_path_unlink(unotify_target *t, const struct unotify_path *p, int flags)
+{
+	struct mutate_op op = { .a = p, .a_by_name = true, .call = mutate_unlink,
+				.flags = (unsigned int)flags };
+
+	return mutate_as(t, &op);
+}
+
+static int mutate_mkdir(const struct mutate_op *op)
+{
+	return mutate_result(mkdirat(op->a->fd, op->a->name, op->mode));
 }
 
 int unotify_path_mkdir(unotify_target *t, const struct unotify_path *p, mode_t mode)
 {
-	struct target_saved saved;
-	int r = mutate_check(p, true);
+	struct mutate_op op = { .a = p, .a_by_name = true, .call = mutate_mkdir, .mode = mode };
 
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	r = mutate_result(mkdirat(p->fd, p->name, mode));
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
+}
+
+/* The raw call: dev goes to the kernel in its own encoding, as the target gave it. */
+static int mutate_mknod(const struct mutate_op *op)
+{
+	return mutate_result(syscall(SYS_mknodat, op->a->fd, op->a->name, op->mode, op->dev));
 }
 
 int unotify_path_mknod(unotify_target *t, const struct unotify_path *p, mode_t mode,
 		       unsigned int dev)
 {
-	struct target_saved saved;
-	int r = mutate_check(p, true);
+	struct mutate_op op = { .a = p, .a_by_name = true, .call = mutate_mknod, .mode = mode,
+				.dev = dev };
 
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	/* The raw call: dev goes to the kernel in its own encoding, as the target gave it. */
-	r = mutate_result(syscall(SYS_mknodat, p->fd, p->name, mode, dev));
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
+}
+
+static int mutate_rename(const struct mutate_op *op)
+{
+	return mutate_result(syscall(SYS_renameat2, op->a->fd, op->a->name, op->b->fd,
+				     op->b->name, op->flags));
 }
 
 int unotify_path_rename(unotify_target *t, const struct unotify_path *from,
 			const struct unotify_path *to, unsigned int flags)
 {
-	struct target_saved saved;
-	int r = mutate_check(from, true);
+	struct mutate_op op = { .a = from, .a_by_name = true, .b = to, .two_paths = true,
+				.call = mutate_rename, .flags = flags };
 
-	if (r == 0)
-		r = mutate_check(to, true);
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	r = mutate_result(syscall(SYS_renameat2, from->fd, from->name, to->fd, to->name, flags));
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
 }
 
 /*
@@ -116,64 +145,58 @@ int unotify_path_rename(unotify_target *t, const struct unotify_path *from,
  * our fd would need CAP_DAC_READ_SEARCH (the fd is not the target's own),
  * which the target does not need for the same link by /proc/self/fd/N.
  */
-static int mutate_link_file(const struct unotify_path *from, const struct unotify_path *to)
+static int mutate_link(const struct mutate_op *op)
 {
 	char link[64];
 
-	emulate_fd_link(from->fd, link, sizeof(link));
-	return mutate_result(linkat(target_proc_fd(), link, to->fd, to->name, AT_SYMLINK_FOLLOW));
+	if (op->a_by_name)
+		return mutate_result(linkat(op->a->fd, op->a->name, op->b->fd, op->b->name, 0));
+	emulate_fd_link(op->a->fd, link, sizeof(link));
+	return mutate_result(linkat(target_proc_fd(), link, op->b->fd, op->b->name,
+				    AT_SYMLINK_FOLLOW));
 }
 
 int unotify_path_link(unotify_target *t, const struct unotify_path *from,
 		      const struct unotify_path *to)
 {
-	bool by_name = from && from->name[0] != '\0';
-	struct target_saved saved;
-	int r = mutate_check(from, by_name);
+	struct mutate_op op = { .a = from, .a_by_name = from && from->name[0] != '\0', .b = to,
+				.two_paths = true, .call = mutate_link };
 
-	if (r == 0)
-		r = mutate_check(to, true);
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	if (by_name)
-		r = mutate_result(linkat(from->fd, from->name, to->fd, to->name, 0));
-	else
-		r = mutate_link_file(from, to);
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
+}
+
+static int mutate_symlink(const struct mutate_op *op)
+{
+	return mutate_result(symlinkat(op->text, op->a->fd, op->a->name));
 }
 
 int unotify_path_symlink(unotify_target *t, const char *text, const struct unotify_path *to)
 {
-	struct target_saved saved;
+	struct mutate_op op = { .a = to, .a_by_name = true, .call = mutate_symlink,
+				.text = text };
 	int r = mutate_check(to, true);
 
 	if (r < 0)
 		return r;
 	if (!text)
 		return -EINVAL;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	r = mutate_result(symlinkat(text, to->fd, to->name));
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
 }
 
 /* ---- Calls on the file itself ---- */
 
-static int mutate_chmod_as(const struct unotify_path *p, mode_t mode)
+static int mutate_chmod(const struct mutate_op *op)
 {
+	const struct unotify_path *p = op->a;
 	char link[64];
 	long n;
 
 	if (p->type != S_IFLNK) {
 		emulate_fd_link(p->fd, link, sizeof(link));
-		return mutate_result(fchmodat(target_proc_fd(), link, mode, 0));
+		return mutate_result(fchmodat(target_proc_fd(), link, op->mode, 0));
 	}
 	/* Only fchmodat2 (6.6) reaches a symlink itself; most file systems then say EOPNOTSUPP. */
-	n = syscall(SYS_fchmodat2, p->fd, "", mode, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+	n = syscall(SYS_fchmodat2, p->fd, "", op->mode, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
 	if (n < 0 && errno == ENOSYS)
 		return -EOPNOTSUPP;
 	return mutate_result(n);
@@ -181,52 +204,42 @@ static int mutate_chmod_as(const struct unotify_path *p, mode_t mode)
 
 int unotify_path_chmod(unotify_target *t, const struct unotify_path *p, mode_t mode)
 {
-	struct target_saved saved;
-	int r = mutate_check(p, false);
+	struct mutate_op op = { .a = p, .call = mutate_chmod, .mode = mode };
 
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	r = mutate_chmod_as(p, mode);
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
+}
+
+/* An empty path is the fd's file itself, a symlink included (lchown). */
+static int mutate_chown(const struct mutate_op *op)
+{
+	return mutate_result(syscall(SYS_fchownat, op->a->fd, "", op->uid, op->gid, AT_EMPTY_PATH));
 }
 
 int unotify_path_chown(unotify_target *t, const struct unotify_path *p, uid_t uid, gid_t gid)
 {
-	struct target_saved saved;
-	int r = mutate_check(p, false);
+	struct mutate_op op = { .a = p, .call = mutate_chown, .uid = uid, .gid = gid };
 
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	/* An empty path is the fd's file itself, a symlink included (lchown). */
-	r = mutate_result(syscall(SYS_fchownat, p->fd, "", uid, gid, AT_EMPTY_PATH));
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
+}
+
+static int mutate_utimens(const struct mutate_op *op)
+{
+	const struct unotify_path *p = op->a;
+	char link[64];
+
+	if (p->type == S_IFLNK)
+		return mutate_result(utimensat(p->fd, "", op->times,
+					       AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
+	emulate_fd_link(p->fd, link, sizeof(link));
+	return mutate_result(utimensat(target_proc_fd(), link, op->times, 0));
 }
 
 int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
 			 const struct timespec *times)
 {
-	struct target_saved saved;
-	char link[64];
-	int r = mutate_check(p, false);
+	struct mutate_op op = { .a = p, .call = mutate_utimens, .times = times };
 
-	if (r < 0)
-		return r;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	if (p->type == S_IFLNK) {
-		r = mutate_result(utimensat(p->fd, "", times, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
-	} else {
-		emulate_fd_link(p->fd, link, sizeof(link));
-		r = mutate_result(utimensat(target_proc_fd(), link, times, 0));
-	}
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
 }
 
 /*
@@ -235,21 +248,21 @@ int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
  * a running executable) and cut with ftruncate. Resource limits are the
  * supervisor's, not the target's (RLIMIT_FSIZE).
  */
-static int mutate_truncate_as(const struct unotify_path *p, int64_t length)
+static int mutate_truncate(const struct mutate_op *op)
 {
 	_cleanup_close_ int fd = -1;
 	char link[64];
 
-	emulate_fd_link(p->fd, link, sizeof(link));
+	emulate_fd_link(op->a->fd, link, sizeof(link));
 	fd = openat(target_proc_fd(), link, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return negative_errno();
-	return mutate_result(ftruncate(fd, (off_t)length));
+	return mutate_result(ftruncate(fd, (off_t)op->length));
 }
 
 int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64_t length)
 {
-	struct target_saved saved;
+	struct mutate_op op = { .a = p, .call = mutate_truncate, .length = length };
 	int r = mutate_check(p, false);
 
 	if (length < 0)
@@ -260,9 +273,5 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 		return -EISDIR;
 	if (p->type != S_IFREG)
 		return -EINVAL;
-	r = emulate_enter(t, &saved);
-	if (r < 0)
-		return r;
-	r = mutate_truncate_as(p, length);
-	return emulate_leave(&saved, r);
+	return mutate_as(t, &op);
 }
