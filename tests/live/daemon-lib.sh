@@ -72,13 +72,7 @@ stop_daemon() {
 
 # oci ARGS...: runs oci-client ARGS; sets RC, OUT (stdout), ERR (stderr: the daemon's answer).
 oci() {
-	set +e
-	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$OCI_CLIENT" "$@" >"$T/.out" 2>"$T/.err" </dev/null
-	RC=$?
-	set -e
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-	[ "$RC" != 124 ] || fail "oci-client $* did not finish within ${UNOTIFY_TEST_TIMEOUT}s"
+	capture "oci-client $*" "$OCI_CLIENT" "$@"
 }
 
 # register ARGS... -- PROGRAM: a sandbox registered with the daemon on $SOCK.

@@ -99,15 +99,23 @@ urun() {
 	fi
 }
 
-# ucmd ARGS...: runs `unotify ARGS...` (info, policy, ...); sets RC, OUT, ERR.
-ucmd() {
+# capture LABEL COMMAND...: runs COMMAND with stdin /dev/null and a time limit;
+# sets RC, OUT (stdout), ERR (stderr). A command that hangs fails the test.
+capture() {
+	_label=$1
+	shift
 	set +e
-	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$UNOTIFY" "$@" >"$T/.out" 2>"$T/.err" </dev/null
+	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$@" >"$T/.out" 2>"$T/.err" </dev/null
 	RC=$?
 	set -e
 	OUT=$(cat "$T/.out")
 	ERR=$(cat "$T/.err")
-	[ "$RC" != 124 ] || fail "unotify $* did not finish within ${UNOTIFY_TEST_TIMEOUT}s"
+	[ "$RC" != 124 ] || fail "$_label did not finish within ${UNOTIFY_TEST_TIMEOUT}s"
+}
+
+# ucmd ARGS...: runs `unotify ARGS...` (info, policy, ...); sets RC, OUT, ERR.
+ucmd() {
+	capture "unotify $*" "$UNOTIFY" "$@"
 }
 
 # expect_run WHAT STATUS STDOUT: the last run exited STATUS and printed exactly STDOUT.
