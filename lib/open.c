@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -56,6 +57,8 @@ struct open_context {
 	uint64_t resolve;
 	mode_t mode;
 	mode_t type;     /* S_IFMT of what was resolved */
+	unotify_listener *l; /* to tell, while waiting for a FIFO's reader, that the call is still on */
+	uint64_t id;
 };
 
 /*
@@ -186,6 +189,8 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 		return r;
 	}
 	c->type = res->type;
+	c->l = l;
+	c->id = req->id;
 	open_fill_plan(ret, how, res);
 	if (res->error && res->fd >= 0)
 		close(res->fd);
@@ -212,6 +217,39 @@ static int open_path_flags(const struct open_context *c)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * A FIFO's blocking open waits for the other end. The supervisor cannot
+ * sleep in open(2) (a target that goes away would leave it there), so it
+ * opens non-blocking and makes the fd blocking again. A writer without a
+ * reader (ENXIO non-blocking) waits as the kernel would, by trying again
+ * while the target's call is still pending (runc's exec fifo is such a
+ * writer). A reader does not wait for a writer: its reads see end of file
+ * until one comes. Meanwhile this listener's other calls wait too.
+ */
+static int open_fifo(const struct open_context *c, const char *name, int flags)
+{
+	struct timespec delay = { 0, 100 * 1000 };
+	int fd;
+
+	for (;;) {
+		fd = openat(target_proc_fd(), name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 || errno != ENXIO || (flags & O_ACCMODE) != O_WRONLY)
+			break;
+		if (unotify_id_valid(c->l, c->id) < 0)
+			return -EINTR; /* the call is gone: nobody waits for this open any more */
+		nanosleep(&delay, NULL);
+		if (delay.tv_nsec < 10 * 1000 * 1000)
+			delay.tv_nsec *= 2;
+	}
+	if (fd < 0)
+		return negative_errno();
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return negative_errno();
+	}
+	return fd;
+}
+
 /* Reopens the resolved file through its fd: same inode, same mount, no second lookup. */
 static int open_reopen(const struct unotify_open_plan *plan, const struct open_context *c)
 {
@@ -225,19 +263,8 @@ static int open_reopen(const struct unotify_open_plan *plan, const struct open_c
 			return flags;
 	}
 	snprintf(name, sizeof(name), "self/fd/%d", plan->pathfd);
-	/*
-	 * A FIFO's open blocks until the other end opens: the supervisor must
-	 * not. It is opened non-blocking and made blocking again, so a reader
-	 * does not wait for a writer and a writer without reader gets ENXIO.
-	 */
-	if (c->type == S_IFIFO && !(flags & O_NONBLOCK)) {
-		fd = openat(target_proc_fd(), name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-			close(fd);
-			return negative_errno();
-		}
-		return fd < 0 ? negative_errno() : fd;
-	}
+	if (c->type == S_IFIFO && !(flags & O_NONBLOCK))
+		return open_fifo(c, name, flags);
 	/* O_NOCTTY: the supervisor must not acquire the target's terminal. */
 	fd = openat(target_proc_fd(), name, flags | O_NOCTTY | O_CLOEXEC, c->mode);
 	return fd < 0 ? negative_errno() : fd;

@@ -249,7 +249,9 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
  * returns the new fd (ready for unotify_reply_addfd), or the -errno the
  * target would have got. O_PATH: ADDFD refuses O_PATH files, so a directory
  * or regular file is opened read-only as the target, anything else gives
- * -EOPNOTSUPP. A FIFO never blocks the supervisor. -ENOTRECOVERABLE (also
+ * -EOPNOTSUPP. A blocking FIFO writer waits for a reader, as the kernel's
+ * open would, while the call is pending (and so does this listener); a
+ * reader does not wait for a writer. -ENOTRECOVERABLE (also
  * from prepare and thread_init): the thread could not be restored to its own
  * credentials or root; stop supervising with it.
  */
