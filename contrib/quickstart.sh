@@ -61,7 +61,7 @@ run_demo() {
 	trap 'rm -f "$audit"' EXIT
 	say "running contrib/demo/demo.sh under contrib/policies/demo.policy"
 	# LC_ALL=C: no locale files to open, so the trail shows the demo's own calls.
-	LC_ALL=C build/daemon/unotify run --log "$audit" --policy contrib/policies/demo.policy \
+	LC_ALL=C build/daemon/cli/unotify run --log "$audit" --policy contrib/policies/demo.policy \
 		-- contrib/demo/demo.sh
 	say "the audit trail: one line per decision the supervisor took. Calls the kernel"
 	say "layer settles never reach it; every open does, because path rules name openat"

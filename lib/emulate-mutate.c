@@ -24,13 +24,8 @@
 
 #include "emulate.h"
 #include "util.h"
+#include "uapi.h"
 
-#ifndef SYS_renameat2
-#define SYS_renameat2 316
-#endif
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
 
 /* parent: the path must come from an UNOTIFY_WALK_PARENT walk, else from a whole one. */
 static int mutate_check(const struct unotify_path *p, bool parent)

@@ -314,7 +314,7 @@ struct net_taken {
 static void net_taken_close(struct net_taken *k)
 {
 	for (size_t i = 0; i < k->n; i++)
-		close(k->fds[i]);
+		k->fds[i] = safe_close(k->fds[i]);
 	free(k->fds);
 	k->fds = NULL;
 	k->n = 0;

@@ -26,12 +26,6 @@
 #include "uapi.h"
 #include "util.h"
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
-#endif
-#ifndef KCMP_FILES
-#define KCMP_FILES 2
-#endif
 
 int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
 {
@@ -62,7 +56,7 @@ void unotify_target_free(unotify_target *t)
 		return;
 	target_release(&t->t);
 	if (t->pidfd >= 0)
-		close(t->pidfd);
+		t->pidfd = safe_close(t->pidfd);
 	free(t);
 }
 
@@ -90,7 +84,7 @@ static int target_pidfd(unotify_target *t)
 		fd = (int)syscall(SYS_pidfd_open, t->t.tgid, 0);
 		if (fd >= 0 && t->t.tgid != t->t.tid &&
 		    syscall(SYS_kcmp, t->t.tgid, t->t.tid, KCMP_FILES, 0, 0) != 0) {
-			close(fd);
+			fd = safe_close(fd);
 			return -EOPNOTSUPP;
 		}
 	}
@@ -98,7 +92,7 @@ static int target_pidfd(unotify_target *t)
 		return errno == ESRCH ? -ENOENT : negative_errno();
 	/* The numbers name our target only while its notification is pending. */
 	if (unotify_id_valid(t->l, t->id) < 0) {
-		close(fd);
+		fd = safe_close(fd);
 		return -ENOENT;
 	}
 	t->pidfd = fd;
@@ -184,7 +178,7 @@ static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path 
 	if (r < 0)
 		return r;
 	ret->type = st.mode & S_IFMT;
-	ret->fd = steal_fd(&fd);
+	ret->fd = TAKE_FD(fd);
 	return 0;
 }
 
@@ -213,7 +207,7 @@ static int path_walk(unotify_target *t, int dirfd, const char *path, int flags,
 		return r;
 	r = emulate_leave(&saved, resolve_walk(&t->t, &rh, res));
 	if (r < 0 && res->fd >= 0) {
-		close(res->fd);
+		res->fd = safe_close(res->fd);
 		res->fd = -1;
 	}
 	return r;
@@ -238,7 +232,7 @@ static int path_resolve_whole(unotify_target *t, const struct unotify_path_how *
 		ret->type = res->type;
 		memcpy(ret->link, res->link, sizeof(ret->link));
 	} else if (res->fd >= 0) {
-		close(res->fd);
+		res->fd = safe_close(res->fd);
 	}
 	return 0;
 }
@@ -312,7 +306,7 @@ static int path_resolve_parent(unotify_target *t, const struct unotify_path_how 
 	ret->error = res->error;
 	if (res->error) {
 		if (res->fd >= 0)
-			close(res->fd);
+			res->fd = safe_close(res->fd);
 		return path_parent_name(res->path, last, ret->path, sizeof(ret->path));
 	}
 	ret->fd = res->fd;
@@ -360,7 +354,7 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 		return r;
 	}
 	if (ret->error && ret->fd >= 0) {
-		close(ret->fd);
+		ret->fd = safe_close(ret->fd);
 		ret->fd = -1;
 	}
 	return 0;
@@ -371,6 +365,6 @@ void unotify_path_release(struct unotify_path *p)
 	if (!p)
 		return;
 	if (p->fd >= 0)
-		close(p->fd);
+		p->fd = safe_close(p->fd);
 	p->fd = -1;
 }

@@ -16,13 +16,8 @@
 
 #include "emulate.h"
 #include "util.h"
+#include "uapi.h"
 
-#ifndef SYS_faccessat2
-#define SYS_faccessat2 439
-#endif
-#ifndef AT_EACCESS
-#define AT_EACCESS 0x200
-#endif
 
 /* Every call here needs a resolved file: an unresolved one fails as its lookup did. */
 static int stat_check(const struct unotify_path *p)

@@ -103,7 +103,7 @@ static int features_probe_forked(void)
 		bits = features_probe_child();
 		_exit(write(wr, &bits, sizeof(bits)) == sizeof(bits) ? 0 : 1);
 	}
-	close(steal_fd(&wr));
+	wr = safe_close(wr);
 	if (TEMP_FAILURE_RETRY(read(rd, &bits, sizeof(bits))) != sizeof(bits))
 		bits = 0;
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

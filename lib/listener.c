@@ -62,14 +62,14 @@ int unotify_listener_new(int fd, unotify_listener **ret)
 	l->req = calloc(1, l->sizes.seccomp_notif);
 	if (!l->req)
 		return -ENOMEM;
-	l->fd = steal_fd(&owned);
+	l->fd = TAKE_FD(owned);
 	*ret = steal_pointer(&l);
 	return 0;
 }
 
 int listener_release_fd(struct unotify_listener *l)
 {
-	int fd = l->fd;
+	int fd = TAKE_FD(l->fd);
 
 	free(l->req);
 	free(l);
@@ -78,9 +78,12 @@ int listener_release_fd(struct unotify_listener *l)
 
 void unotify_listener_free(unotify_listener *l)
 {
+	int fd;
+
 	if (!l)
 		return;
-	close(listener_release_fd(l));
+	fd = listener_release_fd(l);
+	fd = safe_close(fd);
 }
 
 int unotify_listener_fd(const unotify_listener *l)

@@ -131,7 +131,7 @@ static int open_resolve(const struct unotify_open_how *how, struct open_context 
 	q = target_leave(&saved);
 	if (q < 0) {
 		if (res->fd >= 0)
-			close(res->fd);
+			res->fd = safe_close(res->fd);
 		res->fd = -1;
 		return q;
 	}
@@ -184,7 +184,7 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 		r = -ENOENT;
 	if (r < 0) {
 		if (res->fd >= 0)
-			close(res->fd);
+			res->fd = safe_close(res->fd);
 		target_release(&c->target);
 		return r;
 	}
@@ -193,7 +193,7 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 	c->id = req->id;
 	open_fill_plan(ret, how, res);
 	if (res->error && res->fd >= 0)
-		close(res->fd);
+		res->fd = safe_close(res->fd);
 	ret->context = steal_pointer(&c);
 	return 0;
 }
@@ -244,7 +244,7 @@ static int open_fifo(const struct open_context *c, const char *name, int flags)
 	if (fd < 0)
 		return negative_errno();
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		close(fd);
+		fd = safe_close(fd);
 		return negative_errno();
 	}
 	return fd;
@@ -302,7 +302,7 @@ int unotify_open_perform(struct unotify_open_plan *plan)
 	r = target_leave(&saved);
 	if (r < 0) {
 		if (fd >= 0)
-			close(fd);
+			fd = safe_close(fd);
 		return r;
 	}
 	return fd;
@@ -321,6 +321,6 @@ void unotify_open_plan_release(struct unotify_open_plan *plan)
 		plan->context = NULL;
 	}
 	if (plan->pathfd >= 0)
-		close(plan->pathfd);
+		plan->pathfd = safe_close(plan->pathfd);
 	plan->pathfd = -1;
 }

@@ -66,7 +66,7 @@ static bool fid_equal(const struct target_fid *a, const struct target_fid *b)
 static void walk_enter_dir(struct walk *w, int fd, const struct target_stat *st)
 {
 	if (w->cur >= 0)
-		close(w->cur);
+		w->cur = safe_close(w->cur);
 	w->cur = fd;
 	w->cur_st = *st;
 }
@@ -160,7 +160,7 @@ static int walk_fail_at(int fd, int err, struct resolved *ret)
 
 	ret->error = err;
 	r = walk_fd_name(fd, ret->path, sizeof(ret->path));
-	close(fd);
+	fd = safe_close(fd);
 	return r;
 }
 
@@ -176,7 +176,7 @@ static int walk_open(struct walk *w, const char *name, int flags, struct target_
 		return r;
 	if (ret_st->automount) {
 		/* O_PATH|O_NOFOLLOW does not trigger an automount; the target's walk would. */
-		close(fd);
+		fd = safe_close(fd);
 		fd = openat(w->cur, name, flags | O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			return negative_errno();
@@ -186,7 +186,7 @@ static int walk_open(struct walk *w, const char *name, int flags, struct target_
 	}
 	if ((w->resolve & RESOLVE_NO_XDEV) && ret_st->fid.mnt != w->mnt)
 		return -EXDEV;
-	return steal_fd(&fd);
+	return TAKE_FD(fd);
 }
 
 static int walk_start(struct walk *w, int start, const char *path, struct resolved *ret)
@@ -205,7 +205,7 @@ static int walk_start(struct walk *w, int start, const char *path, struct resolv
 		return walk_fail(w, errno, ret);
 	r = target_fstat(fd, &st);
 	if (r < 0) {
-		close(fd);
+		fd = safe_close(fd);
 		return walk_fail(w, -r, ret);
 	}
 	walk_enter_dir(w, fd, &st);
@@ -230,7 +230,7 @@ static int walk_fail_searchable(struct walk *w, int err, struct resolved *ret)
 
 	if (fd < 0)
 		return walk_fail(w, -fd, ret);
-	close(fd);
+	fd = safe_close(fd);
 	return err ? walk_fail(w, err, ret) : 1;
 }
 
@@ -346,11 +346,11 @@ static int walk_splice(struct walk *w, const char *text, const char *next, struc
 		int err = errno;
 
 		if (fd >= 0)
-			close(fd);
+			fd = safe_close(fd);
 		return walk_fail(w, err, ret);
 	}
 	if ((w->resolve & RESOLVE_NO_XDEV) && st.fid.mnt != w->mnt) {
-		close(fd);
+		fd = safe_close(fd);
 		return walk_fail(w, EXDEV, ret);
 	}
 	walk_enter_dir(w, fd, &st);
@@ -435,7 +435,7 @@ static int walk_jump(struct walk *w, const char *name, char *next, bool last, bo
 	if (last)
 		return walk_final(w, fd, &st, trailing, false, ret);
 	if (!S_ISDIR(st.mode)) {
-		close(fd);
+		fd = safe_close(fd);
 		return walk_fail(w, ENOTDIR, ret);
 	}
 	walk_enter_dir(w, fd, &st);
@@ -457,7 +457,7 @@ static int walk_create(struct walk *w, const char *name, struct resolved *ret)
 		return -ENAMETOOLONG;
 	strcpy(ret->base, name);
 	ret->creates = true;
-	ret->fd = steal_fd(&w->cur);
+	ret->fd = TAKE_FD(w->cur);
 	return 0;
 }
 
@@ -495,7 +495,7 @@ static int walk_component(struct walk *w, size_t len, bool last, bool trailing,
 	if (last)
 		return walk_final(w, fd, &st, trailing, false, ret);
 	if (!S_ISDIR(st.mode)) {
-		close(fd);
+		fd = safe_close(fd);
 		return walk_fail(w, ENOTDIR, ret);
 	}
 	walk_enter_dir(w, fd, &st);
@@ -553,10 +553,10 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
 	while (r > 0)
 		r = walk_step(&w, ret);
 	if (w.cur >= 0)
-		close(w.cur);
+		w.cur = safe_close(w.cur);
 	free(w.buf);
 	if (r < 0 && ret->fd >= 0) {
-		close(ret->fd);
+		ret->fd = safe_close(ret->fd);
 		ret->fd = -1;
 	}
 	return r;

@@ -189,20 +189,13 @@ static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_pl
 	return 0;
 }
 
-/* Unlike closep(), leaves -1 behind: closing twice is harmless. */
-static void spawn_close(int *fd)
-{
-	if (*fd >= 0)
-		close(steal_fd(fd));
-}
-
 static void spawn_plan_free(struct spawn_plan *p)
 {
 	free(p->path);
 	free(p->groups);
 	free(p->prog.filter);
-	spawn_close(&p->status[0]);
-	spawn_close(&p->status[1]);
+	closep(&p->status[0]);
+	closep(&p->status[1]);
 }
 
 /*
@@ -219,8 +212,11 @@ static int spawn_child_stdio(const int fds[3])
 		if (fds[i] >= 0 && (tmp[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
 			return negative_errno();
 	for (int i = 0; i < 3; i++)
-		if (tmp[i] >= 0 && (dup2(tmp[i], i) < 0 || close(tmp[i]) < 0))
-			return negative_errno();
+		if (tmp[i] >= 0) {
+			if (dup2(tmp[i], i) < 0)
+				return negative_errno();
+			tmp[i] = safe_close(tmp[i]);
+		}
 	return 0;
 }
 
@@ -299,8 +295,10 @@ static _Noreturn void spawn_child(const struct spawn_plan *p)
 	if (r < 0)
 		spawn_child_fail(fd, r);
 	lowest = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (lowest < 0 || close(lowest) < 0)
+	if (lowest < 0)
 		spawn_child_fail(fd, negative_errno());
+	/* Only the number matters: it is free again for NEW_LISTENER. */
+	(void)safe_close(lowest);
 	if (write(fd, &lowest, sizeof(lowest)) != sizeof(lowest))
 		_exit(SPAWN_EXIT_SETUP);
 	/* From here on the policy applies: the parent may never hear of a failure. */
@@ -387,7 +385,7 @@ static int spawn_check_listener(int fd, int *ret)
 	target[n] = '\0';
 	if (strcmp(target, "anon_inode:seccomp notify") != 0)
 		return -EPROTO;
-	*ret = steal_fd(&owned);
+	*ret = TAKE_FD(owned);
 	return 0;
 }
 
@@ -491,8 +489,8 @@ int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *r
 	if (r == 0)
 		r = spawn_fork(&p, &c.pid);
 	if (r == 0) {
-		spawn_close(&p.status[1]);
-		c.exec_status_fd = steal_fd(&p.status[0]);
+		closep(&p.status[1]);
+		c.exec_status_fd = TAKE_FD(p.status[0]);
 		r = spawn_handshake(&c);
 	}
 	spawn_plan_free(&p);
@@ -542,7 +540,7 @@ int unotify_child_wait(struct unotify_child *c)
 
 void unotify_child_close(struct unotify_child *c)
 {
-	spawn_close(&c->pidfd);
-	spawn_close(&c->listener_fd);
-	spawn_close(&c->exec_status_fd);
+	closep(&c->pidfd);
+	closep(&c->listener_fd);
+	closep(&c->exec_status_fd);
 }

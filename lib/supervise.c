@@ -26,7 +26,7 @@ int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdi
 	case UNOTIFY_VERDICT_FD:
 		r = unotify_reply_addfd(l, id, verdict->fd, verdict->fd_flags);
 		if (verdict->fd >= 0)
-			close(verdict->fd);
+			verdict->fd = safe_close(verdict->fd);
 		verdict->fd = -1;
 		return r < 0 ? r : 0;
 	case UNOTIFY_VERDICT_REPLIED:
@@ -47,8 +47,8 @@ static uint64_t supervise_now_ns(void)
 static void supervise_fail_closed(struct unotify_verdict *v)
 {
 	if (v->kind == UNOTIFY_VERDICT_FD && v->fd >= 0)
-		close(v->fd);
-	*v = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_ERRNO, .error = ENOSYS, .fd = -1 };
+		v->fd = safe_close(v->fd);
+	*v = unotify_verdict_errno(ENOSYS);
 }
 
 /* Returns -ENOTRECOVERABLE when the decision says the thread cannot go on. */

@@ -88,7 +88,7 @@ int target_proc_fd(void)
 	if (fd < 0)
 		return negative_errno();
 	if (!atomic_compare_exchange_strong(&proc_fd, &expected, fd)) {
-		close(fd);
+		fd = safe_close(fd);
 		return expected;
 	}
 	return fd;
@@ -377,7 +377,7 @@ void target_release(struct target *t)
 	t->groups = NULL;
 	t->ngroups = 0;
 	if (t->rootfd >= 0)
-		close(t->rootfd);
+		t->rootfd = safe_close(t->rootfd);
 	t->rootfd = -1;
 }
 
@@ -603,9 +603,9 @@ int target_leave(struct target_saved *s)
 	free(s->groups);
 	s->groups = NULL;
 	if (s->rootfd >= 0)
-		close(s->rootfd);
+		s->rootfd = safe_close(s->rootfd);
 	if (s->cwdfd >= 0)
-		close(s->cwdfd);
+		s->cwdfd = safe_close(s->cwdfd);
 	s->rootfd = s->cwdfd = -1;
 	if (r < 0) {
 		self.broken = true;

@@ -8,6 +8,7 @@
 #define UNOTIFY_UAPI_H
 
 #include "config.h"
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -36,6 +37,31 @@
 #endif
 #if !HAVE_DECL_SYS_OPENAT2
 #define SYS_openat2 437
+#endif
+
+/* System calls newer than the oldest headers we build with. */
+#ifndef SYS_renameat2
+#define SYS_renameat2 316
+#endif
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 439
+#endif
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+#ifndef AT_EACCESS
+#define AT_EACCESS 0x200
+#endif
+#ifndef STATX__RESERVED
+#define STATX__RESERVED 0x80000000U
+#endif
+/* pidfd_open(2) of a thread (6.9); shares O_EXCL's bit. */
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+#ifndef KCMP_FILES
+#define KCMP_FILES 2
 #endif
 
 /* openat2(2) (5.6): its header is missing from older build hosts. */

@@ -113,13 +113,44 @@ enum unotify_verdict_kind {
 	UNOTIFY_VERDICT_REPLIED,  /* the callback has replied itself */
 };
 
+/*
+ * Build verdicts with the helpers below: they leave .fd at -1 when no fd
+ * goes with the verdict. (A literal that forgets .fd leaves 0 there, and a
+ * verdict that is later turned into an fd verdict would close stdin.)
+ */
 struct unotify_verdict {
 	enum unotify_verdict_kind kind;
 	int error;
 	int64_t value;
-	int fd;
+	int fd;                 /* owned by the verdict: closed once applied or dropped */
 	unsigned int fd_flags;
 };
+
+static inline struct unotify_verdict unotify_verdict_errno(int error)
+{
+	return (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_ERRNO, .error = error, .fd = -1 };
+}
+
+static inline struct unotify_verdict unotify_verdict_value(int64_t value)
+{
+	return (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_VALUE, .value = value, .fd = -1 };
+}
+
+static inline struct unotify_verdict unotify_verdict_continue(void)
+{
+	return (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_CONTINUE, .fd = -1 };
+}
+
+static inline struct unotify_verdict unotify_verdict_replied(void)
+{
+	return (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_REPLIED, .fd = -1 };
+}
+
+/* Takes fd; flags: O_CLOEXEC or 0. */
+static inline struct unotify_verdict unotify_verdict_fd(int fd, unsigned int flags)
+{
+	return (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_FD, .fd = fd, .fd_flags = flags };
+}
 
 /*
  * Decides one notification. Returning a negative errno fails the call with

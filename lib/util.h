@@ -16,13 +16,43 @@ static inline void freep(void *p)
 	free(*(void **)p);
 }
 
-static inline void closep(int *fd)
+/*
+ * Every fd has one owner, and closing resets the owner's variable:
+ * `fd = safe_close(fd);`, `_cleanup_close_`, and TAKE_FD() to hand it on.
+ * A number left behind after close() may be reused at once by another
+ * thread's open, accept or recvmsg; closing it again closes someone else's
+ * listener (one sandbox's end tearing down another's supervision). EBADF
+ * from close() therefore means a bug: builds configured with
+ * --enable-debug (as CI does) abort on it.
+ */
+static inline void safe_close_ebadf(int fd)
 {
-	if (*fd >= 0) {
+#ifdef UNOTIFY_DEBUG_FDS
+	char msg[80];
+	int n = snprintf(msg, sizeof(msg), "BUG: close(%d): EBADF, a number closed twice\n", fd);
+
+	(void)!write(STDERR_FILENO, msg, (size_t)n);
+	abort();
+#else
+	(void)fd;
+#endif
+}
+
+static inline int safe_close(int fd)
+{
+	if (fd >= 0) {
 		int saved = errno;
-		close(*fd);
+
+		if (close(fd) < 0 && errno == EBADF)
+			safe_close_ebadf(fd);
 		errno = saved;
 	}
+	return -1;
+}
+
+static inline void closep(int *fd)
+{
+	*fd = safe_close(*fd);
 }
 
 static inline void fclosep(FILE **f)
@@ -43,13 +73,14 @@ static inline void fclosep(FILE **f)
 		_p;                                \
 	})
 
-/* The same for fds: returns the fd and leaves -1 behind. */
-static inline int steal_fd(int *fd)
-{
-	int r = *fd;
-	*fd = -1;
-	return r;
-}
+/* The same for fds: `return TAKE_FD(fd);` hands fd on and leaves -1 behind. */
+#define TAKE_FD(fd)                        \
+	({                                 \
+		int *_pfd = &(fd);         \
+		int _fd = *_pfd;           \
+		*_pfd = -1;                \
+		_fd;                       \
+	})
 
 /* -errno of the last failed libc call, never 0. */
 static inline int negative_errno(void)

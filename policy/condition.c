@@ -96,7 +96,7 @@ static int condition_parse_arg(struct parser *ps, const struct lexer_token *t,
 		 * The kernel layer compares (arg & mask) with (value & mask):
 		 * bits outside the mask would be silently dropped, and the rule
 		 * would not mean what it says. An OCI profile's valueTwo keeps
-		 * libseccomp's meaning (oci-rules.c).
+		 * libseccomp's meaning (profile-rules.c).
 		 */
 		if (c->value & ~c->mask) {
 			parser_error(ps, t->col, "write the value within the mask",

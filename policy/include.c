@@ -152,8 +152,8 @@ static void include_parse_text(struct parser *ps, const char *path, const char *
 		ps->oom = true;
 		return;
 	}
-	if (oci_is_json(path, text))
-		r = oci_parse_text(ps->p, path, text, len, ps->diags, &errors);
+	if (profile_is_json(path, text))
+		r = profile_parse_text(ps->p, path, text, len, ps->diags, &errors);
 	else
 		r = parse_text_in(ps->p, path, dir, text, ps->diags, &errors);
 	if (r == -ENOMEM)

@@ -341,11 +341,11 @@ void include_parse(struct parser *ps, const struct lexer_line *words);
 int include_read(struct policy *p, const char *path, bool top, char **ret_text, size_t *ret_len);
 void include_pop(struct policy *p);
 
-/* oci.c */
+/* profile.c: OCI / Docker seccomp profiles imported as rules */
 /* Is this text an OCI seccomp profile (a .json name, or a leading '{')? */
-bool oci_is_json(const char *name, const char *text);
+bool profile_is_json(const char *name, const char *text);
 /* Adds the rules of an OCI seccomp profile where it is included. */
-int oci_parse_text(struct policy *p, const char *name, const char *text, size_t len,
+int profile_parse_text(struct policy *p, const char *name, const char *text, size_t len,
 		   struct policy_diags *diags, size_t *ret_errors);
 
 #endif

@@ -624,8 +624,8 @@ int policy_parse_text(struct policy *p, const char *name, const char *text,
 		return -EBUSY;
 	dir = parse_dir_of(name);
 	r = dir ? 0 : -ENOMEM;
-	if (r == 0 && oci_is_json(name, text))
-		r = oci_parse_text(p, name, text, strlen(text), diags, &errors);
+	if (r == 0 && profile_is_json(name, text))
+		r = profile_parse_text(p, name, text, strlen(text), diags, &errors);
 	else if (r == 0)
 		r = parse_text_in(p, name, dir, text, diags, &errors);
 	if (r == 0 && errors == 0)

@@ -8,6 +8,7 @@
 
 #include "lib/util.h"
 #include "pathcalls.h"
+#include "lib/uapi.h"
 
 #define R POLICY_ROLE_READ
 #define W POLICY_ROLE_WRITE
@@ -19,9 +20,6 @@
 #define O POLICY_ROLE_BY_OPEN_FLAGS
 
 /* fchmodat2 (Linux 6.6) has the same number on every architecture; older headers lack it. */
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
 
 /* name, dirfd args, path args, roles, flags arg, nofollow, how it is performed */
 #define CALL(n, d0, p0, r0, d1, p1, r1, fl, nf, how) \

@@ -10,8 +10,7 @@
 # for UNOTIFY_FUZZ_TIME seconds (default 20) from its seed corpus:
 #   policy: tests/fuzz/corpus-policy/, contrib/policies/*.policy, and the
 #           policy texts of tests/policy/*.table;
-#   oci:    ../shared/testdata/oci/*.json next to the source tree (not
-#           copied into the repository), when that directory exists.
+#   oci:    tests/fuzz/corpus-oci/ and the real-world profiles of tests/data/oci/.
 # A crash fails the test and names the input libFuzzer saved: keep it as
 # tests/fuzz/regressions/TARGET/NAME once the bug is fixed.
 #
@@ -157,24 +156,15 @@ case " $TARGETS " in *" policy "*)
 	fuzz policy
 esac
 
-# The OCI importer: only once the policy library has one.
+# The OCI profile importer, seeded with the real-world profiles of tests/data.
 case " $TARGETS " in *" oci "*)
-	if printf '%s\n' $policy_sources | grep -q '^policy/oci'; then
-		build_target oci tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
-		mkdir -p "$work/corpus-oci"
-		cp "$top_srcdir"/tests/fuzz/corpus-oci/* "$work/corpus-oci/" 2>/dev/null || true
-		if ls "$top_srcdir"/../shared/testdata/oci/*.json >/dev/null 2>&1; then
-			cp "$top_srcdir"/../shared/testdata/oci/*.json "$work/corpus-oci/"
-		else
-			printf 'note: no ../shared/testdata/oci/*.json next to the source tree: '
-			printf 'fuzz-oci starts from tests/fuzz/corpus-oci/ alone\n'
-		fi
-		say_seeds oci
-		replay oci
-		fuzz oci
-	else
-		printf 'note: fuzz-oci not run: the policy library has no OCI importer yet\n'
-	fi
+	build_target oci tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
+	mkdir -p "$work/corpus-oci"
+	cp "$top_srcdir"/tests/fuzz/corpus-oci/* "$work/corpus-oci/" 2>/dev/null || true
+	cp "$top_srcdir"/tests/data/oci/*.json "$work/corpus-oci/"
+	say_seeds oci
+	replay oci
+	fuzz oci
 esac
 
 if [ -n "$FAILED" ]; then

@@ -8,7 +8,7 @@
 
 . "$top_srcdir/tests/live/lib.sh"
 
-UNOTIFYD=${UNOTIFYD:-$top_builddir/daemon/unotifyd}
+UNOTIFYD=${UNOTIFYD:-$top_builddir/daemon/unotifyd/unotifyd}
 OCI_CLIENT=${OCI_CLIENT:-$top_builddir/tests/live/oci-client}
 [ -x "$UNOTIFYD" ] || fail "$UNOTIFYD is not built"
 [ -x "$OCI_CLIENT" ] || fail "$OCI_CLIENT is not built"

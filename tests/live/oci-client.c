@@ -7,7 +7,7 @@
  *            [--no-ack] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
- *       (or by run_daemon_handoff() of `unotify run --daemon`, with --metadata
+ *       (or by client_register() of `unotify run --daemon`, with --metadata
  *       the policy name), then the child execs PROGRAM; exits with its status.
  *   send SOCKET [--data TEXT | --data-file F | --zeros N] [--fd PATH]...
  *       sends bytes with fds in SCM_RIGHTS, prints the answer, "eof" once the
@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/run-daemon.h"
+#include "daemon/protocol/client.h"
 
 #define ANSWER_TIMEOUT_MS 10000
 
@@ -220,13 +220,13 @@ struct reg_opts {
 	bool ack;
 };
 
-/* `unotify run --daemon`'s own client (daemon/run-daemon.c), --metadata being the name. */
+/* `unotify run --daemon`'s own client (daemon/protocol/client.c), --metadata being the name. */
 static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
 {
-	int r = run_daemon_handoff(o->socket, o->metadata, listener, pid);
+	int r = client_register(o->socket, o->metadata, listener, pid);
 
 	fprintf(stderr, "handoff: %s: %s\n", r == 0 ? "0" : strerrorname_np(-r),
-		run_daemon_strerror(r));
+		client_strerror(r));
 	return 0;
 }
 

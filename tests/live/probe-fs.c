@@ -36,10 +36,8 @@
 #include <linux/fs.h>
 
 #include "probe.h"
+#include "lib/uapi.h"
 
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
 
 static void probe_print_stat(const struct stat *st)
 {

@@ -34,10 +34,8 @@
 #include <sys/types.h>
 
 #include "probe.h"
+#include "lib/uapi.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 /* struct open_how of openat2(2), spelled out so old headers do not matter. */
 struct probe_open_how {

@@ -410,7 +410,7 @@ static int decide_value_7(unotify_listener *l, const struct seccomp_notif *req,
 		return -EIO; /* must fail the call with ENOSYS */
 	if (c->stop_after_first)
 		c->stop = true;
-	*ret = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_VALUE, .value = 7 };
+	*ret = unotify_verdict_value(7);
 	return 0;
 }
 

@@ -92,11 +92,11 @@ static int decide_spawned(unotify_listener *l, const struct seccomp_notif *req,
 	c->gates += unotify_is_gate(req);
 	if (req->data.nr == __NR_execve) {
 		c->execve++;
-		*ret = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_CONTINUE };
+		*ret = unotify_verdict_continue();
 	} else if (c->fd >= 0) {
-		*ret = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_FD, .fd = c->fd };
+		*ret = unotify_verdict_fd(c->fd, 0);
 	} else {
-		*ret = (struct unotify_verdict){ .kind = UNOTIFY_VERDICT_VALUE, .value = 42 };
+		*ret = unotify_verdict_value(42);
 	}
 	return 0;
 }
@@ -389,7 +389,7 @@ static bool test_spawn_fail_closed(void)
 	a.filter = &prog;
 	EXPECT_EQ(unotify_spawn(&a, &child), 0);
 	free(prog.filter);
-	close(steal_fd(&child.listener_fd));
+	close(TAKE_FD(child.listener_fd));
 	EXPECT_EQ(unotify_child_wait(&child), 0);
 	unotify_child_close(&child);
 	return true;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/latency.h"
+#include "daemon/bench/latency.h"
 
 static int tap_count;
 static int tap_failed;

@@ -21,7 +21,6 @@
  *   call: connect family=inet addr=10.1.2.3 port=443
  *   call: getppid arch=i386    (arch=i386|x32: only the kernel layer sees it)
  *   env: caps=cap_sys_admin,cap_net_raw kernel=6.18   (policy_set_env, before parsing)
- *   requires: @SHARED@/oci/docker-default.json        (the case is skipped without it)
  *   needs: RULE SYSCALL never|nothing|registers|memory [kernel|registers|performed|unsafe]
  *   group: @NAME has SYSCALL...   group: @NAME lacks SYSCALL...
  *   expect: deny EACCES        (allow | deny ERRNO | kill | log | return N)
@@ -33,8 +32,9 @@
  *   glob: PATTERN PATH yes|no
  *   errno: NAME NUMBER [CANONICAL]   (or "errno: NAME invalid"; CANONICAL for aliases)
  *
- * In policy lines, names and paths, @SHARED@ is the shared test data directory
- * (../shared/testdata) and @TESTDATA@ this directory (tests/policy).
+ * In policy lines, names and paths, @DATA@ is the suite's data directory
+ * (tests/data: real-world inputs, kept as they are) and @TESTDATA@ this
+ * directory (tests/policy).
  * Without check: lines a case must have no error (warnings are allowed).
  * Output is TAP; exit 1 on any failure.
  */
@@ -61,8 +61,8 @@
 #ifndef TESTDATA_DIR
 #define TESTDATA_DIR "tests/policy"
 #endif
-#ifndef SHARED_TESTDATA_DIR
-#define SHARED_TESTDATA_DIR "../shared/testdata"
+#ifndef DATA_DIR
+#define DATA_DIR "tests/data"
 #endif
 #define X32_SYSCALL_BIT 0x40000000
 
@@ -518,7 +518,7 @@ static void tcase_env(struct tcase *c, char *val)
 		fail(c, "env: %s", bad);
 }
 
-/* env: and requires: act before the policy is built. */
+/* env: acts before the policy is built. */
 static void tcase_prepare(struct tcase *c)
 {
 	for (size_t i = 0; i < c->n_lines; i++) {
@@ -528,12 +528,6 @@ static void tcase_prepare(struct tcase *c)
 			_cleanup_free_ char *val = strdup(line + 4);
 
 			tcase_env(c, trim(val));
-		} else if (strncmp(line, "requires:", 9) == 0 && !c->skip) {
-			_cleanup_free_ char *path = strdup(line + 9);
-
-			if (access(trim(path), R_OK) < 0 &&
-			    asprintf(&c->skip, "%s: %s", trim(path), strerror(errno)) < 0)
-				abort();
 		}
 	}
 }
@@ -558,7 +552,7 @@ static void tcase_group(struct tcase *c, char *val)
 
 static void tcase_directive(struct tcase *c, const char *key, char *val)
 {
-	if (strcmp(key, "check") == 0 || strcmp(key, "env") == 0 || strcmp(key, "requires") == 0)
+	if (strcmp(key, "check") == 0 || strcmp(key, "env") == 0)
 		;
 	else if (strcmp(key, "call") == 0)
 		tcase_call(c, val);
@@ -612,7 +606,7 @@ static char *subst(const char *in)
 	static const struct {
 		const char *key;
 		const char *val;
-	} vars[] = { { "@SHARED@", SHARED_TESTDATA_DIR }, { "@TESTDATA@", TESTDATA_DIR } };
+	} vars[] = { { "@DATA@", DATA_DIR }, { "@TESTDATA@", TESTDATA_DIR } };
 	char *out = strdup(in);
 
 	for (size_t v = 0; out && v < ARRAY_SIZE(vars); v++) {

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The daemon mode: the same target as bare and lib, answered by a real
+ * unotifyd. Each row starts a private daemon (its own socket, policy
+ * directory and logs in a temporary directory; --no-sync for sync=off),
+ * waits until it answers a status request, and stops it with SIGTERM after
+ * the row. Each run hands the target's listener over with the listenerPath
+ * protocol (client_register, as `unotify run --daemon` does); the
+ * daemon's policy answers getppid with 42, as the other supervisors do.
+ *
+ * The parent no longer answers anything, so it sleeps on the target's phase
+ * word and only opens the counters of the daemon's supervising thread for
+ * the measured window. No daemon to be found or started is not a failure
+ * of the benchmark: the row says "unsupported" and why.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "bench.h"
+#include "lib/util.h"
+#include "protocol/client.h"
+
+#define BENCH_DAEMON_POLICY "bench"
+#define BENCH_DAEMON_START_MS 10000
+#define BENCH_DAEMON_STOP_MS 5000
+#define BENCH_DAEMON_IDLE_MS 2000
+
+struct bench_daemon {
+	pid_t pid;
+	pid_t tid;                 /* its thread supervising the current run */
+	char dir[PATH_MAX];        /* ours: policies/, the socket, its logs */
+	char socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
+static void bench_daemon_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* dir/name (dir of len bytes) into ret[PATH_MAX], if it fits and may be executed. */
+static bool bench_daemon_candidate(char *ret, const char *dir, size_t len, const char *name)
+{
+	int n = snprintf(ret, PATH_MAX, "%.*s/%s", (int)len, dir, name);
+
+	return len > 0 && n > 0 && n < PATH_MAX && access(ret, X_OK) == 0;
+}
+
+/* The directory of this program, "" when unknown. */
+static void bench_daemon_exe_dir(char *ret, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", ret, size - 1);
+	char *slash;
+
+	ret[n > 0 ? n : 0] = '\0';
+	slash = strrchr(ret, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		ret[0] = '\0';
+}
+
+/*
+ * --unotifyd, else "unotifyd" next to this program, in its ../sbin (installed),
+ * in ../unotifyd (the build tree), or in PATH.
+ */
+static int bench_daemon_find(const char *given, char ret[PATH_MAX], char *error,
+			     size_t error_size)
+{
+	char dir[PATH_MAX], found[PATH_MAX];
+	const char *path = getenv("PATH");
+	bool ok = false;
+
+	if (given) {
+		if (access(given, X_OK) < 0 || strlen(given) >= PATH_MAX) {
+			snprintf(error, error_size, "--unotifyd %s: %s", given, strerror(errno));
+			return -EOPNOTSUPP;
+		}
+		strcpy(ret, given);
+		return 0;
+	}
+	bench_daemon_exe_dir(dir, sizeof(dir));
+	ok = bench_daemon_candidate(found, dir, strlen(dir), "unotifyd") ||
+	     bench_daemon_candidate(found, dir, strlen(dir), "../sbin/unotifyd") ||
+	     bench_daemon_candidate(found, dir, strlen(dir), "../unotifyd/unotifyd");
+	for (const char *p = path; !ok && p && *p;) {
+		size_t len = strcspn(p, ":");
+
+		ok = bench_daemon_candidate(found, p, len, "unotifyd");
+		p += len + (p[len] == ':');
+	}
+	if (!ok) {
+		snprintf(error, error_size,
+			 "no unotifyd in %s, %s/../sbin or PATH (give --unotifyd PATH)",
+			 dir[0] ? dir : "?", dir[0] ? dir : "?");
+		return -EOPNOTSUPP;
+	}
+	strcpy(ret, found);
+	return 0;
+}
+
+/* The temporary directory and the one policy in it. */
+static int bench_daemon_files(struct bench_daemon *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX + 32];
+	_cleanup_fclose_ FILE *f = NULL;
+
+	snprintf(d->dir, sizeof(d->dir), "%s/unotify-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(d->dir)) {
+		d->dir[0] = '\0';
+		return negative_errno();
+	}
+	if (snprintf(d->socket, sizeof(d->socket), "%s/d.sock", d->dir) >= (int)sizeof(d->socket))
+		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "%s/policies", d->dir);
+	if (mkdir(path, 0700) < 0)
+		return negative_errno();
+	snprintf(path, sizeof(path), "%s/policies/%s.policy", d->dir, BENCH_DAEMON_POLICY);
+	f = fopen(path, "wxe");
+	if (!f)
+		return negative_errno();
+	fprintf(f, "# unotify bench: what the bare and lib supervisors answer\n"
+		"return getppid %d\ndefault allow\n", BENCH_REPLY_VALUE);
+	return fflush(f) == 0 ? 0 : negative_errno();
+}
+
+static void bench_daemon_remove(struct bench_daemon *d)
+{
+	static const char *const files[] = { "policies/" BENCH_DAEMON_POLICY ".policy",
+					     "policies", "d.sock", "daemon.log", "audit.log" };
+	char path[PATH_MAX + 32];
+
+	if (!d->dir[0])
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", d->dir, files[i]);
+		if (unlink(path) < 0 && errno == EISDIR)
+			rmdir(path);
+	}
+	rmdir(d->dir);
+}
+
+/* What the daemon logged last (bar the "Try --help" of a usage error): why it did not start. */
+static void bench_daemon_last_log(const struct bench_daemon *d, char *buf, size_t size)
+{
+	char path[PATH_MAX + 32], line[512];
+	_cleanup_fclose_ FILE *f = NULL;
+
+	snprintf(buf, size, "no message");
+	snprintf(path, sizeof(path), "%s/daemon.log", d->dir);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] && strncmp(line, "Try ", 4) != 0)
+			snprintf(buf, size, "%s", line);
+	}
+}
+
+/*
+ * In the child: stdin and stdout /dev/null, stderr the log; dies with the
+ * benchmark. --unotifyd-arg options come last, so they may override ours.
+ */
+static void bench_daemon_exec(const struct bench_daemon *d, const char *exe, int sync,
+			      const struct bench_settings *set)
+{
+	char policies[PATH_MAX + 16], log[PATH_MAX + 16], audit[PATH_MAX + 16], gid[16];
+	const char *argv[16 + BENCH_DAEMON_ARGS_MAX];
+	size_t n = 0;
+	int null, fd;
+
+	snprintf(log, sizeof(log), "%s/daemon.log", d->dir);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (null < 0 || fd < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(fd, 2) < 0)
+		_exit(127);
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	snprintf(policies, sizeof(policies), "%s/policies", d->dir);
+	snprintf(audit, sizeof(audit), "%s/audit.log", d->dir);
+	snprintf(gid, sizeof(gid), "%u", (unsigned int)getgid());
+	argv[n++] = exe;
+	argv[n++] = "--socket";
+	argv[n++] = d->socket;
+	argv[n++] = "--policy-dir";
+	argv[n++] = policies;
+	argv[n++] = "--default-policy";
+	argv[n++] = BENCH_DAEMON_POLICY;
+	argv[n++] = "--log";
+	argv[n++] = audit;
+	if (sync != 1)
+		argv[n++] = "--no-sync";
+	if (getuid() != 0) {
+		/* Only root may register by default: let our own group in. */
+		argv[n++] = "--allow-group";
+		argv[n++] = gid;
+	}
+	for (unsigned int i = 0; i < set->n_unotifyd_args; i++)
+		argv[n++] = set->unotifyd_args[i];
+	argv[n] = NULL;
+	execv(exe, (char *const *)argv);
+	fprintf(stderr, "cannot execute %s: %s\n", exe, strerror(errno));
+	_exit(127);
+}
+
+/* The daemon's answer to a status request, or NULL while it does not answer. */
+static struct json_object *bench_daemon_status(const struct bench_daemon *d)
+{
+	struct json_object *st = NULL;
+
+	return client_status(d->socket, 1000, &st) < 0 ? NULL : st;
+}
+
+/* Until the daemon answers: 0 with whether it uses the same-CPU hand-off. */
+static int bench_daemon_wait_ready(struct bench_daemon *d, bool *ret_sync, char *error,
+				   size_t error_size)
+{
+	uint64_t deadline = bench_now_ns() + BENCH_DAEMON_START_MS * UINT64_C(1000000);
+	char last[512];
+	int status;
+
+	while (bench_now_ns() < deadline) {
+		struct json_object *st, *ok, *sync;
+
+		if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+			d->pid = 0;
+			bench_daemon_last_log(d, last, sizeof(last));
+			snprintf(error, error_size, "unotifyd exited at start (status %d): %s",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+				 last);
+			return -EOPNOTSUPP;
+		}
+		st = bench_daemon_status(d);
+		if (st && json_object_object_get_ex(st, "ok", &ok) && json_object_get_boolean(ok)) {
+			*ret_sync = json_object_object_get_ex(st, "sync_wake_up", &sync) &&
+				    json_object_get_boolean(sync);
+			json_object_put(st);
+			return 0;
+		}
+		json_object_put(st);
+		bench_daemon_sleep_ms(10);
+	}
+	bench_daemon_last_log(d, last, sizeof(last));
+	snprintf(error, error_size, "unotifyd did not answer on %s within %d s: %s", d->socket,
+		 BENCH_DAEMON_START_MS / 1000, last);
+	return -EOPNOTSUPP;
+}
+
+/* SIGTERM, as systemd would stop it; SIGKILL only if it does not stop. */
+static void bench_daemon_stop(struct bench_daemon *d)
+{
+	bool gone = false;
+	int status;
+
+	if (d->pid > 0) {
+		kill(d->pid, SIGTERM);
+		for (unsigned int ms = 0; !gone && ms < BENCH_DAEMON_STOP_MS; ms += 10) {
+			gone = waitpid(d->pid, &status, WNOHANG) != 0;
+			if (!gone)
+				bench_daemon_sleep_ms(10);
+		}
+		if (!gone) {
+			fprintf(stderr, "unotify bench: unotifyd (pid %d) did not stop on SIGTERM: "
+				"killed\n", (int)d->pid);
+			kill(d->pid, SIGKILL);
+			waitpid(d->pid, &status, 0);
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			char last[512];
+
+			/* Its figures stand (every reply was checked), but say it. */
+			bench_daemon_last_log(d, last, sizeof(last));
+			fprintf(stderr, "unotify bench: unotifyd ended with %s %d: %s\n",
+				WIFEXITED(status) ? "status" : "signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), last);
+		}
+	}
+	bench_daemon_remove(d);
+	free(d);
+}
+
+static int bench_daemon_start(struct bench_daemon *d, const char *exe, int sync,
+			      const struct bench_settings *set, char *error, size_t error_size)
+{
+	bool daemon_sync = false;
+	int r;
+
+	r = bench_daemon_files(d);
+	if (r < 0) {
+		snprintf(error, error_size, "cannot prepare unotifyd's directory %s: %s", d->dir,
+			 strerror(-r));
+		return -EOPNOTSUPP;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	d->pid = fork();
+	if (d->pid < 0) {
+		snprintf(error, error_size, "fork: %m");
+		d->pid = 0;
+		return -EOPNOTSUPP;
+	}
+	if (d->pid == 0)
+		bench_daemon_exec(d, exe, sync, set);
+	r = bench_daemon_wait_ready(d, &daemon_sync, error, error_size);
+	if (r < 0)
+		return r;
+	if (sync == 1 && !daemon_sync) {
+		snprintf(error, error_size, "unotifyd does not use SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP "
+			 "(Linux 6.6+) on this kernel");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
+			   void **ret_data, char *error, size_t error_size)
+{
+	struct bench_daemon *d = calloc(1, sizeof(*d));
+	char exe[PATH_MAX];
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	r = bench_daemon_find(set->unotifyd, exe, error, error_size);
+	if (r >= 0)
+		r = bench_daemon_start(d, exe, cfg->sync, set, error, error_size);
+	if (r < 0) {
+		bench_daemon_stop(d);
+		return r;
+	}
+	*ret_data = d;
+	return 0;
+}
+
+void bench_daemon_row_stop(void *data)
+{
+	if (data)
+		bench_daemon_stop(data);
+}
+
+/* ---------------------------------------------------------------- the daemon's threads */
+
+/* Field 22 of /proc/PID/task/TID/stat: when the thread started, in clock ticks. */
+static int bench_daemon_thread_start(pid_t pid, pid_t tid, unsigned long long *ret)
+{
+	char path[64], buf[1024], *p;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return negative_errno();
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* The name may hold spaces and parentheses: count fields after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", ret) != 1)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * The daemon's newest thread but the main one: the thread that acknowledged
+ * our hand-off is the one that supervises it (unotifyd keeps one thread per
+ * listener), and any older one belongs to a sandbox that is ending.
+ */
+static int bench_daemon_threads(pid_t pid, pid_t *ret_newest, unsigned int *ret_count)
+{
+	char path[64];
+	DIR *dir;
+	struct dirent *e;
+	unsigned long long best = 0, start;
+	pid_t newest = 0;
+	unsigned int count = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return negative_errno();
+	while ((e = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0)
+			continue;
+		count++;
+		if (tid == pid || bench_daemon_thread_start(pid, tid, &start) < 0)
+			continue;
+		if (!newest || start > best || (start == best && tid > newest)) {
+			best = start;
+			newest = tid;
+		}
+	}
+	closedir(dir);
+	*ret_newest = newest;
+	*ret_count = count;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one run */
+
+static int bench_daemon_pin_thread(struct bench_run *run, pid_t tid)
+{
+	cpu_set_t set;
+
+	if (run->cfg->pin == BENCH_PIN_FREE)
+		return 0;
+	/* The supervisor's CPU, as bench_run_parent pins the in-process ones. */
+	CPU_ZERO(&set);
+	CPU_SET(run->set->cpu_a, &set);
+	if (sched_setaffinity(tid, sizeof(set), &set) < 0) {
+		snprintf(run->error, sizeof(run->error), "cannot pin unotifyd's thread %d: %m",
+			 (int)tid);
+		return negative_errno();
+	}
+	return 0;
+}
+
+/* Until the daemon runs no thread but its main one (or 2 s): a quiet start, and one to find. */
+static void bench_daemon_wait_idle(const struct bench_daemon *d)
+{
+	unsigned int count;
+	pid_t newest;
+
+	for (unsigned int ms = 0; ms < BENCH_DAEMON_IDLE_MS; ms++) {
+		if (bench_daemon_threads(d->pid, &newest, &count) < 0 || count <= 1)
+			return;
+		bench_daemon_sleep_ms(1);
+	}
+}
+
+int bench_daemon_prepare(struct bench_run *run)
+{
+	struct bench_daemon *d = run->row_data;
+	unsigned int count;
+	int r;
+
+	bench_daemon_wait_idle(d);
+	r = client_register(d->socket, BENCH_DAEMON_POLICY, run->listener, run->pid);
+	if (r < 0) {
+		snprintf(run->error, sizeof(run->error), "hand-off to unotifyd: %s",
+			 client_strerror(r));
+		return r;
+	}
+	/* The daemon holds the listener: if it dies, the target's calls fail (ENOSYS). */
+	closep(&run->listener);
+	run->listener = -1;
+	r = bench_daemon_threads(d->pid, &d->tid, &count);
+	if (r >= 0 && !d->tid)
+		r = -ESRCH;
+	if (r < 0) {
+		snprintf(run->error, sizeof(run->error), "unotifyd's supervising thread: %s",
+			 strerror(-r));
+		return r;
+	}
+	return bench_daemon_pin_thread(run, d->tid);
+}
+
+/* Sleeps while the phase is `from`; false when the target is gone first. */
+static bool bench_daemon_wait_phase(struct bench_run *run, int from)
+{
+	_Atomic int *phase = &run->shm->phase;
+
+	while (atomic_load(phase) == from) {
+		/* Bounded: a target that dies between our check and the wait wakes no one. */
+		struct timespec ts = { .tv_nsec = 50 * 1000000 };
+
+		if (bench_run_child_exited())
+			return false;
+		syscall(SYS_futex, (int *)phase, FUTEX_WAIT, from, &ts, NULL, 0);
+	}
+	return true;
+}
+
+int bench_daemon_supervise(struct bench_run *run)
+{
+	struct bench_daemon *d = run->row_data;
+
+	if (!bench_daemon_wait_phase(run, BENCH_PHASE_WARMUP))
+		return 0; /* the target says why it stopped */
+	bench_counters_start_task(&run->counters, d->pid, d->tid);
+	bench_daemon_wait_phase(run, BENCH_PHASE_MEASURE);
+	bench_counters_stop(&run->counters, &run->peer_counts);
+	run->counter_state = 2;
+	return 0;
+}
+
+/* The daemon lets go of the run's sandbox (POLLHUP) before the next run. */
+void bench_daemon_cleanup(struct bench_run *run)
+{
+	bench_daemon_wait_idle(run->row_data);
+}

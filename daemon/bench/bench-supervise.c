@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The parent's side of each mode: the bare RECV/SEND loop (the floor, no
+ * library, with a choice of how it waits), libunotify's own loop, and the
+ * futex server of the RPC baseline.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "lib/uapi.h"
+#include "lib/unotify.h"
+#include "lib/util.h"
+
+void bench_run_tick(struct bench_run *run)
+{
+	if (run->counter_state == 1) {
+		if (++run->counted >= run->measured_calls) {
+			bench_counters_stop(&run->counters, &run->peer_counts);
+			run->counter_state = 2;
+		}
+		return;
+	}
+	/* One relaxed load per call until the target opens its measured window. */
+	if (run->counter_state == 0 &&
+	    atomic_load_explicit(&run->shm->phase, memory_order_relaxed) == BENCH_PHASE_MEASURE) {
+		bench_counters_start(&run->counters);
+		run->counter_state = 1;
+		run->counted = 1;
+	}
+}
+
+void bench_run_tick_end(struct bench_run *run)
+{
+	if (run->counter_state != 1)
+		return;
+	bench_counters_stop(&run->counters, &run->peer_counts);
+	run->counter_state = 2;
+}
+
+/* ---------------------------------------------------------------- bare */
+
+enum { BARE_DONE = 0, BARE_READY = 1, BARE_EMPTY = 2 };
+
+struct bare {
+	int fd;
+	int epfd;
+	enum bench_wait wait;
+	uint64_t spin_ns;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	size_t req_size;
+	size_t resp_size;
+};
+
+int bench_bare_prepare(struct bench_run *run)
+{
+	/* By value, not by pointer (FIELD-NOTES). Off is the default: nothing to ask then. */
+	if (run->cfg->sync != 1)
+		return 0;
+	if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		  (unsigned long)SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0) == 0)
+		return 0;
+	if (errno == EINVAL || errno == ENOTTY) {
+		snprintf(run->error, sizeof(run->error),
+			 "this kernel has no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6+)");
+		return -EOPNOTSUPP;
+	}
+	snprintf(run->error, sizeof(run->error), "SECCOMP_IOCTL_NOTIF_SET_FLAGS: %s",
+		 strerror(errno));
+	return negative_errno();
+}
+
+/* timeout 0: look once; -1: wait. */
+static int bare_poll(int fd, int timeout)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		int r = poll(&p, 1, timeout);
+
+		if (r < 0) {
+			if (errno == EINTR && timeout != 0)
+				continue;
+			return errno == EINTR ? BARE_EMPTY : negative_errno();
+		}
+		if (r == 0)
+			return BARE_EMPTY;
+		if (p.revents & POLLIN)
+			return BARE_READY;
+		if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+			return BARE_DONE;
+	}
+}
+
+static int bare_epoll(struct bare *b)
+{
+	struct epoll_event ev;
+
+	for (;;) {
+		int r = epoll_wait(b->epfd, &ev, 1, -1);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return negative_errno();
+		}
+		if (r == 0)
+			continue;
+		if (ev.events & EPOLLIN)
+			return BARE_READY;
+		if (ev.events & (EPOLLHUP | EPOLLERR))
+			return BARE_DONE;
+	}
+}
+
+/*
+ * Adaptive wait: look without sleeping until the budget is spent, then block
+ * in RECV (which keeps the same-CPU hint for the wake-up that follows).
+ */
+static int bare_spin(struct bare *b)
+{
+	uint64_t deadline = bench_now_ns() + b->spin_ns;
+
+	do {
+		int r = bare_poll(b->fd, 0);
+
+		if (r != BARE_EMPTY)
+			return r;
+	} while (bench_now_ns() < deadline);
+	return BARE_READY;
+}
+
+/* BARE_READY: go and RECV (it may block); BARE_DONE: no task uses the filter. */
+static int bare_wait(struct bare *b)
+{
+	switch (b->wait) {
+	case BENCH_WAIT_POLL:
+		return bare_poll(b->fd, -1);
+	case BENCH_WAIT_EPOLL:
+		return bare_epoll(b);
+	case BENCH_WAIT_SPIN:
+		return bare_spin(b);
+	default:
+		return BARE_READY;
+	}
+}
+
+static int bare_setup(struct bare *b, struct bench_run *run)
+{
+	struct seccomp_notif_sizes sizes = { 0 };
+
+	*b = (struct bare){
+		.fd = run->listener,
+		.epfd = -1,
+		.wait = run->cfg->wait,
+		.spin_ns = (uint64_t)run->set->spin_us * 1000,
+	};
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+		return negative_errno();
+	b->req_size = sizes.seccomp_notif > sizeof(*b->req) ? sizes.seccomp_notif : sizeof(*b->req);
+	b->resp_size = sizes.seccomp_notif_resp > sizeof(*b->resp) ? sizes.seccomp_notif_resp
+								    : sizeof(*b->resp);
+	b->req = calloc(1, b->req_size);
+	b->resp = calloc(1, b->resp_size);
+	if (!b->req || !b->resp)
+		return -ENOMEM;
+	if (b->wait == BENCH_WAIT_EPOLL) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.fd = b->fd };
+
+		b->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (b->epfd < 0 || epoll_ctl(b->epfd, EPOLL_CTL_ADD, b->fd, &ev) < 0)
+			return negative_errno();
+	}
+	return 0;
+}
+
+static int bare_loop(struct bare *b, struct bench_run *run)
+{
+	for (;;) {
+		int r = bare_wait(b);
+
+		if (r <= 0)
+			return r;
+		memset(b->req, 0, b->req_size); /* RECV wants a zeroed buffer */
+		if (ioctl(b->fd, SECCOMP_IOCTL_NOTIF_RECV, b->req) < 0) {
+			if (errno == EINTR)
+				continue;
+			/* The target was interrupted, or is gone: POLLHUP tells which. */
+			if (errno == ENOENT) {
+				if (bare_poll(b->fd, 0) == BARE_DONE)
+					return 0;
+				continue;
+			}
+			return negative_errno();
+		}
+		memset(b->resp, 0, b->resp_size);
+		b->resp->id = b->req->id;
+		b->resp->val = BENCH_REPLY_VALUE;
+		if (ioctl(b->fd, SECCOMP_IOCTL_NOTIF_SEND, b->resp) < 0 && errno != ENOENT)
+			return negative_errno();
+		bench_run_tick(run);
+	}
+}
+
+int bench_bare_supervise(struct bench_run *run)
+{
+	struct bare b;
+	int r;
+
+	r = bare_setup(&b, run);
+	if (r >= 0)
+		r = bare_loop(&b, run);
+	if (r < 0)
+		snprintf(run->error, sizeof(run->error), "bare supervisor: %s", strerror(-r));
+	free(b.req);
+	free(b.resp);
+	closep(&b.epfd);
+	return r;
+}
+
+/* ---------------------------------------------------------------- lib */
+
+int bench_lib_prepare(struct bench_run *run)
+{
+	unotify_listener *l;
+	int r;
+
+	r = unotify_listener_new(TAKE_FD(run->listener), &l);
+	if (r < 0) {
+		snprintf(run->error, sizeof(run->error), "unotify_listener_new: %s", strerror(-r));
+		return r;
+	}
+	run->mode_data = l;
+	r = unotify_listener_set_sync(l, run->cfg->sync == 1);
+	if (r == -EOPNOTSUPP && run->cfg->sync == 1)
+		snprintf(run->error, sizeof(run->error),
+			 "this kernel has no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6+)");
+	else if (r < 0 && r != -EOPNOTSUPP)
+		snprintf(run->error, sizeof(run->error), "unotify_listener_set_sync: %s",
+			 strerror(-r));
+	else
+		r = 0;
+	return r;
+}
+
+static int bench_lib_decide(unotify_listener *l, const struct seccomp_notif *req,
+			    struct unotify_verdict *ret, void *userdata)
+{
+	bench_run_tick(userdata);
+	*ret = unotify_verdict_value(BENCH_REPLY_VALUE);
+	return 0;
+}
+
+int bench_lib_supervise(struct bench_run *run)
+{
+	const struct unotify_loop_ops ops = { .decide = bench_lib_decide, .userdata = run };
+	int r;
+
+	r = unotify_supervise(run->mode_data, &ops, NULL);
+	if (r < 0)
+		snprintf(run->error, sizeof(run->error), "unotify_supervise: %s", strerror(-r));
+	return r;
+}
+
+void bench_lib_cleanup(struct bench_run *run)
+{
+	unotify_listener_free(run->mode_data);
+	run->mode_data = NULL;
+}
+
+/* ---------------------------------------------------------------- futex */
+
+static long futex_call(void *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, (uint32_t *)word, op, val, NULL, NULL, 0);
+}
+
+/* Answers every posted request; 1 when one was served. */
+static unsigned int futex_serve(struct bench_run *run)
+{
+	struct bench_shared *shm = run->shm;
+	unsigned int served = 0;
+
+	for (unsigned int i = 0; i < run->cfg->threads; i++) {
+		struct bench_futex_slot *slot = &shm->slots[i];
+		uint64_t v;
+
+		if (atomic_load_explicit(&slot->state, memory_order_acquire) != 1)
+			continue;
+		v = atomic_load_explicit(&slot->value, memory_order_relaxed);
+		atomic_store_explicit(&slot->value, v ^ BENCH_FUTEX_MAGIC, memory_order_relaxed);
+		atomic_store_explicit(&slot->state, 2, memory_order_release);
+		/* Always a wake, as SEND always completes: the baseline pays what seccomp pays. */
+		futex_call(&slot->state, FUTEX_WAKE, 1);
+		atomic_fetch_sub(&shm->futex_pending, 1);
+		bench_run_tick(run);
+		served++;
+	}
+	return served;
+}
+
+int bench_futex_supervise(struct bench_run *run)
+{
+	struct bench_shared *shm = run->shm;
+	uint64_t served = 0;
+
+	while (served < run->calls_expected) {
+		int32_t pending = atomic_load(&shm->futex_pending);
+
+		if (pending > 0) {
+			served += futex_serve(run);
+			continue;
+		}
+		/* A dead target posts nothing more: SIGCHLD (or the watchdog) interrupts us. */
+		if (bench_run_child_exited())
+			break;
+		futex_call(&shm->futex_pending, FUTEX_WAIT, (uint32_t)pending);
+	}
+	return 0;
+}

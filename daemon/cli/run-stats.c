@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Per-syscall statistics of one run, on the latency API `unotify bench`
+ * uses (latency.h). Up to RUN_STATS_SAMPLES round trips per syscall are kept,
+ * so the percentiles of a short run are exact; past that a uniform reservoir
+ * keeps the memory bounded for a program that runs for days, and count, min
+ * and max stay exact. Sorting happens once, at exit, off the hot path.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/latency.h"
+#include "run-stats.h"
+#include "lib/util.h"
+#include "policy/policy.h"
+
+#define RUN_STATS_SYSCALLS 1024
+#define RUN_STATS_SAMPLES 65536 /* 512 KiB per syscall at most */
+
+enum { STAT_ERRNO, STAT_VALUE, STAT_CONTINUE, STAT_FD, STAT_KINDS };
+
+struct run_stats_syscall {
+	uint64_t verdicts[STAT_KINDS];
+	struct latency_stats ns;
+};
+
+struct run_stats {
+	struct run_stats_syscall sys[RUN_STATS_SYSCALLS];
+};
+
+struct run_stats *run_stats_new(void)
+{
+	struct run_stats *s = calloc(1, sizeof(struct run_stats));
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < RUN_STATS_SYSCALLS; i++)
+		latency_stats_init(&s->sys[i].ns, RUN_STATS_SAMPLES);
+	return s;
+}
+
+void run_stats_free(struct run_stats *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < RUN_STATS_SYSCALLS; i++)
+		latency_stats_done(&s->sys[i].ns);
+	free(s);
+}
+
+static int run_stats_kind(const struct unotify_verdict *v)
+{
+	switch (v->kind) {
+	case UNOTIFY_VERDICT_VALUE:
+		return STAT_VALUE;
+	case UNOTIFY_VERDICT_CONTINUE:
+		return STAT_CONTINUE;
+	case UNOTIFY_VERDICT_FD:
+		return STAT_FD;
+	default:
+		return STAT_ERRNO;
+	}
+}
+
+void run_stats_add(struct run_stats *s, int nr, const struct unotify_verdict *v, uint64_t ns)
+{
+	struct run_stats_syscall *c;
+
+	if (nr < 0 || nr >= RUN_STATS_SYSCALLS)
+		return;
+	c = &s->sys[nr];
+	c->verdicts[run_stats_kind(v)]++;
+	/* -ENOMEM loses this sample only: the count and the verdicts stay right. */
+	(void)latency_stats_add(&c->ns, ns);
+}
+
+static double run_stats_us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static void run_stats_print_one(FILE *out, int nr, struct run_stats_syscall *c)
+{
+	const char *name = policy_syscall_name(nr);
+	struct latency_summary sum;
+	uint64_t total = 0;
+
+	for (int k = 0; k < STAT_KINDS; k++)
+		total += c->verdicts[k];
+	fprintf(out, "%-16s %8llu %8llu %8llu %8llu %8llu", name ? name : "?",
+		(unsigned long long)total, (unsigned long long)c->verdicts[STAT_CONTINUE],
+		(unsigned long long)c->verdicts[STAT_FD], (unsigned long long)c->verdicts[STAT_VALUE],
+		(unsigned long long)c->verdicts[STAT_ERRNO]);
+	if (c->ns.count == 0) {
+		fputc('\n', out);
+		return;
+	}
+	latency_stats_summarize(&c->ns, &sum);
+	fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f\n", run_stats_us(sum.p50),
+		run_stats_us(sum.p90), run_stats_us(sum.p99), run_stats_us(sum.p999),
+		run_stats_us(sum.max));
+}
+
+void run_stats_print(const struct run_stats *cs, FILE *out)
+{
+	/* Percentiles sort in place: fine, printing is the last thing a run does. */
+	struct run_stats *s = (struct run_stats *)cs;
+
+	fprintf(out, "\nunotify: supervised calls (round trip = receive to reply, microseconds)\n");
+	fprintf(out, "%-16s %8s %8s %8s %8s %8s %9s %9s %9s %9s %9s\n", "syscall", "calls",
+		"continue", "injected", "value", "errno", "p50", "p90", "p99", "p99.9", "max");
+	for (int nr = 0; nr < RUN_STATS_SYSCALLS; nr++)
+		if (s->sys[nr].ns.count || s->sys[nr].verdicts[STAT_ERRNO])
+			run_stats_print_one(out, nr, &s->sys[nr]);
+}

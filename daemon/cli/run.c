@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `unotify run`: policy -> filter -> spawn -> supervise -> the program's
+ * exit status. Only decisions the kernel layer cannot take reach us.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "engine/enforce.h"
+#include "engine/policy-env.h"
+#include "run.h"
+#include "protocol/client.h"
+#include "record.h"
+#include "run-stats.h"
+#include "lib/util.h"
+
+static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
+				struct policy_diags *diags)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "--rule-%zu", i + 1);
+		if (policy_parse_text(p, name, rules[i], diags) < 0)
+			r = -EINVAL;
+	}
+	return r;
+}
+
+/* Set by `run` for its program; otherwise the policy is read as if for us. */
+static struct policy_env run_env;
+static bool run_env_set;
+
+int run_policy_load(char **files, size_t n_files, char **rules, size_t n_rules,
+		    struct policy **ret)
+{
+	struct policy_diags diags = { 0 };
+	struct policy *p = policy_new();
+	struct policy_env env = run_env;
+	int r = 0;
+
+	if (!p)
+		return -ENOMEM;
+	if (!run_env_set && policy_env_of_self(&env) < 0)
+		env = (struct policy_env){ 0 };
+	policy_set_env(p, &env);
+	for (size_t i = 0; i < n_files; i++) {
+		int k = policy_parse_file(p, files[i], &diags);
+
+		if (k < 0 && k != -EINVAL)
+			fprintf(stderr, "unotify: %s: %s\n", files[i], strerror(-k));
+		if (k < 0)
+			r = k;
+	}
+	if (run_policy_add_rules(p, rules, n_rules, &diags) < 0)
+		r = -EINVAL;
+	if (policy_finish(p, &diags) < 0 && r == 0)
+		r = -EINVAL;
+	policy_diags_print(&diags, stderr);
+	if (diags.errors > 0 && r == 0)
+		r = -EINVAL;
+	policy_diags_free(&diags);
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+/*
+ * --daemon: the daemon decides by its policy NAME, but the kernel layer is
+ * ours to load, so we compile the very same file of the policy directory.
+ */
+static int run_policy_load_named(const struct run_options *o, struct policy **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	int r;
+
+	r = client_policy_path(o->policy_dir, o->policy_name, &path);
+	if (r < 0) {
+		fprintf(stderr, "unotify: '%s' is not a policy name (letters, digits, '_', '.', "
+				"'-')\n", o->policy_name);
+		return r;
+	}
+	return run_policy_load(&path, 1, NULL, 0, ret);
+}
+
+/* --record: the recording policy. Only its errors would be news (a bug): no warnings. */
+static int run_policy_load_record(struct policy **ret)
+{
+	struct policy_diags diags = { 0 };
+	_cleanup_free_ char *text = NULL;
+	struct policy *p = NULL;
+	int r;
+
+	r = record_policy_text(&text);
+	if (r == 0)
+		p = policy_new();
+	if (!p)
+		return -ENOMEM;
+	r = policy_parse_text(p, "record", text, &diags);
+	if (policy_finish(p, &diags) < 0 && r == 0)
+		r = -EINVAL;
+	if (diags.errors > 0) {
+		policy_diags_print(&diags, stderr);
+		r = -EINVAL;
+	}
+	policy_diags_free(&diags);
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+static volatile sig_atomic_t run_child_pid;
+
+/* Signals meant for "the program" reach the program; the supervisor stays. */
+static void run_forward_signal(int sig)
+{
+	if (run_child_pid > 0)
+		kill((pid_t)run_child_pid, sig);
+}
+
+static void run_setup_signals(pid_t child)
+{
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = run_forward_signal, .sa_flags = SA_RESTART };
+
+	run_child_pid = child;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaction(forwarded[i], &sa, NULL);
+	/*
+	 * The terminal sends ^C and ^\ to the whole foreground group, the
+	 * program included: the supervisor must outlive the program to answer
+	 * its last calls, so it ignores them.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+}
+
+static int run_spawn_error(const char *prog, int r)
+{
+	switch (r) {
+	case -ENOENT:
+		fprintf(stderr, "unotify: %s: command not found\n", prog);
+		return EXIT_NOT_FOUND;
+	case -ESRCH:
+		fprintf(stderr, "unotify: no such user (see --user)\n");
+		return EXIT_SUPERVISOR;
+	case -EACCES:
+	case -ENOEXEC:
+	case -EISDIR:
+		fprintf(stderr, "unotify: %s: cannot execute: %s\n", prog, strerror(-r));
+		return EXIT_CANNOT_EXEC;
+	default:
+		fprintf(stderr, "unotify: cannot start %s: %s\n", prog, strerror(-r));
+		return EXIT_SUPERVISOR;
+	}
+}
+
+static int run_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? negative_errno() : 0;
+}
+
+struct run_state {
+	const struct run_options *o;
+	struct policy *policy;
+	struct policy_program *prog;
+	struct audit *audit;
+	struct unotify_child child;
+	unotify_listener *listener;
+	struct run_stats *stats;
+	struct record *record;
+};
+
+static int run_prepare(struct run_state *s)
+{
+	const struct run_options *o = s->o;
+	int r;
+
+	r = policy_env_for_run(o->user, o->drop_caps, o->keep_caps, &run_env);
+	if (r < 0) {
+		fprintf(stderr, "unotify: --keep-caps: unknown capability in '%s'\n", o->keep_caps);
+		return r;
+	}
+	run_env_set = true;
+	if (o->daemon)
+		r = run_policy_load_named(o, &s->policy);
+	else if (o->record_path)
+		r = run_policy_load_record(&s->policy);
+	else
+		r = run_policy_load(o->policy_files, o->n_policy_files, o->rules, o->n_rules,
+				    &s->policy);
+	if (r < 0)
+		return r;
+	r = policy_compile(s->policy, &s->prog);
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
+		return r;
+	}
+	if (o->record_path && record_new(&s->record) < 0)
+		return -ENOMEM;
+	/* A recorded run logs every call: to a trail only when --log asks for one. */
+	r = o->record_path && !o->log_path ? 0 : audit_open(o->log_path, o->log_format, &s->audit);
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot open the audit trail %s: %s\n",
+			o->log_path ? o->log_path : "stderr", strerror(-r));
+		return r;
+	}
+	if (o->stats) {
+		s->stats = run_stats_new();
+		if (!s->stats)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int run_start(struct run_state *s)
+{
+	const struct run_options *o = s->o;
+	struct unotify_spawn_attr attr = {
+		.path = o->argv[0],
+		.argv = o->argv,
+		.filter = &s->prog->bpf,
+		.user = o->user,
+		.drop_caps = o->drop_caps,
+		.keep_caps = o->keep_caps,
+		.cpu = o->cpu,
+		.stdio_fds = { -1, -1, -1 },
+	};
+	int r;
+
+	if (o->cpu >= 0 && (r = run_pin_self(o->cpu)) < 0) {
+		fprintf(stderr, "unotify: cannot pin to CPU %d: %s\n", o->cpu, strerror(-r));
+		return EXIT_SUPERVISOR;
+	}
+	r = unotify_spawn(&attr, &s->child);
+	if (r < 0)
+		return run_spawn_error(o->argv[0], r);
+	run_setup_signals(s->child.pid);
+	r = unotify_listener_new(s->child.listener_fd, &s->listener);
+	s->child.listener_fd = -1;
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot use the listener: %s\n", strerror(-r));
+		return EXIT_SUPERVISOR;
+	}
+	if (o->sync) {
+		r = unotify_listener_set_sync(s->listener, true);
+		if (r < 0 && !o->quiet)
+			fprintf(stderr, "unotify: same-CPU hand-off unavailable (%s); "
+					"continuing without it\n", strerror(-r));
+	}
+	return 0;
+}
+
+static void run_replied(const struct seccomp_notif *req, const struct unotify_verdict *v,
+			int reply_result, uint64_t ns, void *userdata)
+{
+	struct run_state *s = ((struct enforcer *)userdata)->user;
+
+	run_stats_add(s->stats, req->data.nr, v, ns);
+}
+
+static void run_observe(struct enforcer *e, const struct audit_record *r)
+{
+	struct run_state *s = e->user;
+
+	record_add(s->record, r);
+}
+
+static int run_supervise(struct run_state *s)
+{
+	struct enforcer e = {
+		.policy = s->policy,
+		.audit = s->audit,
+		.user = s,
+		.observe = s->record ? run_observe : NULL,
+	};
+	struct unotify_loop_ops ops = {
+		.decide = enforce_decide,
+		.replied = s->stats ? run_replied : NULL,
+		.userdata = &e,
+	};
+	int r;
+
+	r = unotify_thread_init();
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
+		return r;
+	}
+	r = unotify_supervise(s->listener, &ops, NULL);
+	if (r < 0)
+		fprintf(stderr, "unotify: supervision failed: %s\n", strerror(-r));
+	return r;
+}
+
+/* The program's status, or why it never ran. */
+static int run_finish(struct run_state *s)
+{
+	int status = unotify_child_wait(&s->child);
+	int err = unotify_child_exec_result(&s->child);
+
+	if (err > 0)
+		return run_spawn_error(s->o->argv[0], -err);
+	if (status < 0) {
+		fprintf(stderr, "unotify: cannot wait for the program: %s\n", strerror(-status));
+		return EXIT_SUPERVISOR;
+	}
+	if (s->stats)
+		run_stats_print(s->stats, stderr);
+	return status;
+}
+
+static void run_state_free(struct run_state *s)
+{
+	unotify_listener_free(s->listener);
+	unotify_child_close(&s->child);
+	run_stats_free(s->stats);
+	record_free(s->record);
+	audit_close(s->audit);
+	policy_program_free(s->prog);
+	policy_free(s->policy);
+}
+
+/*
+ * Hands the listener to unotifyd. Whatever happens, our copy is closed: if
+ * the daemon did not take it, the program's notified calls now fail with
+ * ENOSYS, and it is stopped rather than left to run half-denied.
+ */
+static int run_handoff(struct run_state *s)
+{
+	int r = client_register(s->o->daemon_socket, s->o->policy_name,
+				   unotify_listener_fd(s->listener), s->child.pid);
+
+	unotify_listener_free(steal_pointer(&s->listener));
+	if (r == -ENODATA) {
+		fprintf(stderr, "unotify: warning: %s\n", client_strerror(r));
+		return 0;
+	}
+	if (r < 0) {
+		fprintf(stderr, "unotify: %s\n", client_strerror(r));
+		kill(s->child.pid, SIGKILL);
+		unotify_child_wait(&s->child);
+		return EXIT_SUPERVISOR;
+	}
+	return 0;
+}
+
+/* --record: the program's status stays the exit code; failing to write is ours. */
+static int run_record_write(struct run_state *s)
+{
+	int r = record_write(s->record, s->o->record_path, s->o->argv);
+
+	if (r < 0)
+		fprintf(stderr, "unotify: cannot write the recorded policy %s: %s\n",
+			s->o->record_path, strerror(-r));
+	else if (!s->o->quiet)
+		fprintf(stderr, "unotify: recorded policy written to %s; review it before use "
+				"(unotify(1), RECORDING A POLICY)\n", s->o->record_path);
+	return r;
+}
+
+int run_main(const struct run_options *o)
+{
+	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
+						  .exec_status_fd = -1 } };
+	int r;
+
+	if (run_prepare(&s) < 0) {
+		run_state_free(&s);
+		return EXIT_SUPERVISOR;
+	}
+	r = run_start(&s);
+	if (r == 0 && o->daemon) {
+		r = run_handoff(&s);
+		if (r == 0)
+			r = run_finish(&s);
+	} else if (r == 0) {
+		/*
+		 * A supervision failure is not the program's: it keeps running,
+		 * and its intercepted calls now fail (the listener closes).
+		 */
+		if (run_supervise(&s) < 0)
+			unotify_listener_free(steal_pointer(&s.listener));
+		r = run_finish(&s);
+		if (s.record && run_record_write(&s) < 0)
+			r = EXIT_SUPERVISOR;
+	}
+	run_state_free(&s);
+	return r;
+}

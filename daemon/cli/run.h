@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `unotify run`, past its command line. */
+#ifndef UNOTIFY_RUN_H
+#define UNOTIFY_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "audit/audit.h"
+#include "policy/policy.h"
+
+struct run_options {
+	char **policy_files;
+	size_t n_policy_files;
+	char **rules;
+	size_t n_rules;
+	const char *log_path;
+	enum audit_format log_format;
+	bool sync;
+	int cpu;
+	const char *user;
+	bool drop_caps;
+	const char *keep_caps;
+	bool stats;
+	bool quiet;
+	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
+	bool daemon;
+	const char *daemon_socket;  /* NULL: the default socket */
+	const char *policy_name;
+	const char *policy_dir;     /* NULL: the default policy directory */
+	const char *record_path;    /* --record: write the policy the run used here */
+	char **argv;
+};
+
+/* Spawns and supervises; returns the exit code of `unotify run`. */
+int run_main(const struct run_options *o);
+
+/*
+ * Builds the policy from files then one-line rules, printing every
+ * diagnostic. Returns -EINVAL when any error was found.
+ */
+int run_policy_load(char **files, size_t n_files, char **rules, size_t n_rules,
+		    struct policy **ret);
+
+#endif

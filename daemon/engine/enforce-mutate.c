@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Calls that change the file system by path: unlink(at), rmdir,
+ * mkdir(at), mknod(at), rename(at, at2), link(at), symlink(at), chmod,
+ * fchmodat(2), chown, lchown, fchownat, utime, utimes, futimesat,
+ * utimensat, truncate. Each path is resolved as the target: calls on a
+ * name up to its parent (the name itself is what they act on), calls on a
+ * file whole. An allowed call is performed as the target by its *at
+ * variant on what was resolved (emulate-mutate.c), with the arguments
+ * copied once (the symlink's text, the times).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <utime.h>
+#include <linux/fs.h>
+
+#include "enforce-call.h"
+#include "lib/util.h"
+#include "lib/uapi.h"
+
+
+enum mutate_kind {
+	MUTATE_UNLINK,
+	MUTATE_MKDIR,
+	MUTATE_MKNOD,
+	MUTATE_RENAME,
+	MUTATE_LINK,
+	MUTATE_SYMLINK,
+	MUTATE_CHMOD,
+	MUTATE_CHOWN,
+	MUTATE_UTIMENS,  /* struct timespec[2] */
+	MUTATE_UTIMES,   /* struct timeval[2] */
+	MUTATE_UTIME,    /* struct utimbuf */
+	MUTATE_TRUNCATE,
+};
+
+struct mutate_state {
+	enum mutate_kind kind;
+	int dirfd[2];
+	uint64_t path_addr[2];
+	enum unotify_walk walk[2];
+	bool empty_path[2];  /* AT_EMPTY_PATH: "" is the dirfd's file */
+	bool null_is_fd[2];  /* utimensat, futimesat: a NULL path is the dirfd's file */
+	uint64_t a0, a1, a2; /* flags, mode, dev, uid, gid, times, length: by kind */
+	uint64_t text_addr;  /* symlink's target text */
+	char text[4096];
+	bool have_text;
+	int early;           /* the kernel refuses the arguments before any lookup */
+};
+
+#define MUTATE_ONE(k, d, p, w) \
+	(struct mutate_state){ .kind = (k), .dirfd = { (d), AT_FDCWD }, \
+			       .path_addr = { (p), 0 }, .walk = { (w), UNOTIFY_WALK_PARENT } }
+#define MUTATE_TWO(k, d0, p0, w0, d1, p1) \
+	(struct mutate_state){ .kind = (k), .dirfd = { (d0), (d1) }, \
+			       .path_addr = { (p0), (p1) }, .walk = { (w0), UNOTIFY_WALK_PARENT } }
+#define PARENT   UNOTIFY_WALK_PARENT
+#define FOLLOW   UNOTIFY_WALK_FOLLOW
+#define NOFOLLOW UNOTIFY_WALK_NOFOLLOW
+
+/* The AT_* flags of the calls on a file: AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH. */
+static void mutate_at_flags(struct mutate_state *s, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		s->early = EINVAL;
+	if (flags & AT_SYMLINK_NOFOLLOW)
+		s->walk[0] = NOFOLLOW;
+	s->empty_path[0] = flags & AT_EMPTY_PATH;
+}
+
+static void mutate_decode_rename(struct mutate_state *s, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		s->early = EINVAL;
+	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
+		s->early = EINVAL;
+	s->a0 = flags;
+}
+
+static void mutate_decode_link(struct mutate_state *s, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		s->early = EINVAL;
+	/* By default the name itself is linked (a symlink too): resolved up to its parent. */
+	s->walk[0] = (flags & AT_SYMLINK_FOLLOW) ? FOLLOW : PARENT;
+	s->empty_path[0] = flags & AT_EMPTY_PATH;
+}
+
+/* utimensat and futimesat on a NULL path act on the dirfd's file (do_utimes). */
+static void mutate_decode_utimes(struct mutate_state *s, enum mutate_kind kind, uint64_t times,
+				 uint64_t flags)
+{
+	s->kind = kind;
+	s->a0 = times;
+	s->null_is_fd[0] = s->dirfd[0] != AT_FDCWD;
+	if (kind == MUTATE_UTIMENS)
+		mutate_at_flags(s, flags);
+	if (s->path_addr[0] == 0 && s->null_is_fd[0] && flags)
+		s->early = EINVAL;
+}
+
+#ifdef SYS_unlink
+/* The system calls x86_64 keeps from before the *at family. */
+static bool mutate_decode_legacy(struct mutate_state *s, int nr, const uint64_t *a)
+{
+	switch (nr) {
+	case SYS_unlink:
+		*s = MUTATE_ONE(MUTATE_UNLINK, AT_FDCWD, a[0], PARENT);
+		return true;
+	case SYS_rmdir:
+		*s = MUTATE_ONE(MUTATE_UNLINK, AT_FDCWD, a[0], PARENT);
+		s->a0 = AT_REMOVEDIR;
+		return true;
+	case SYS_mkdir:
+		*s = MUTATE_ONE(MUTATE_MKDIR, AT_FDCWD, a[0], PARENT);
+		s->a1 = a[1];
+		return true;
+	case SYS_mknod:
+		*s = MUTATE_ONE(MUTATE_MKNOD, AT_FDCWD, a[0], PARENT);
+		s->a1 = a[1];
+		s->a2 = a[2];
+		return true;
+	case SYS_rename:
+		*s = MUTATE_TWO(MUTATE_RENAME, AT_FDCWD, a[0], PARENT, AT_FDCWD, a[1]);
+		return true;
+	case SYS_link:
+		*s = MUTATE_TWO(MUTATE_LINK, AT_FDCWD, a[0], PARENT, AT_FDCWD, a[1]);
+		return true;
+	case SYS_symlink:
+		*s = MUTATE_TWO(MUTATE_SYMLINK, AT_FDCWD, 0, PARENT, AT_FDCWD, a[1]);
+		s->text_addr = a[0];
+		return true;
+	case SYS_chmod:
+		*s = MUTATE_ONE(MUTATE_CHMOD, AT_FDCWD, a[0], FOLLOW);
+		s->a1 = a[1];
+		return true;
+	case SYS_chown:
+	case SYS_lchown:
+		*s = MUTATE_ONE(MUTATE_CHOWN, AT_FDCWD, a[0], nr == SYS_lchown ? NOFOLLOW : FOLLOW);
+		s->a1 = a[1];
+		s->a2 = a[2];
+		return true;
+	case SYS_utime:
+		*s = MUTATE_ONE(MUTATE_UTIME, AT_FDCWD, a[0], FOLLOW);
+		s->a0 = a[1];
+		return true;
+	case SYS_utimes:
+		*s = MUTATE_ONE(MUTATE_UTIMES, AT_FDCWD, a[0], FOLLOW);
+		s->a0 = a[1];
+		return true;
+	case SYS_futimesat:
+		*s = MUTATE_ONE(MUTATE_UTIMES, (int)a[0], a[1], FOLLOW);
+		mutate_decode_utimes(s, MUTATE_UTIMES, a[2], 0);
+		return true;
+	}
+	return false;
+}
+#else
+static bool mutate_decode_legacy(struct mutate_state *s, int nr, const uint64_t *a)
+{
+	return false;
+}
+#endif
+
+static bool mutate_decode_names(struct mutate_state *s, int nr, const uint64_t *a)
+{
+	switch (nr) {
+	case SYS_unlinkat:
+		*s = MUTATE_ONE(MUTATE_UNLINK, (int)a[0], a[1], PARENT);
+		s->a0 = a[2];
+		if (a[2] & ~(uint64_t)AT_REMOVEDIR)
+			s->early = EINVAL;
+		return true;
+	case SYS_mkdirat:
+		*s = MUTATE_ONE(MUTATE_MKDIR, (int)a[0], a[1], PARENT);
+		s->a1 = a[2];
+		return true;
+	case SYS_mknodat:
+		*s = MUTATE_ONE(MUTATE_MKNOD, (int)a[0], a[1], PARENT);
+		s->a1 = a[2];
+		s->a2 = a[3];
+		return true;
+	case SYS_renameat:
+	case SYS_renameat2:
+		*s = MUTATE_TWO(MUTATE_RENAME, (int)a[0], a[1], PARENT, (int)a[2], a[3]);
+		mutate_decode_rename(s, nr == SYS_renameat2 ? a[4] : 0);
+		return true;
+	case SYS_linkat:
+		*s = MUTATE_TWO(MUTATE_LINK, (int)a[0], a[1], PARENT, (int)a[2], a[3]);
+		mutate_decode_link(s, a[4]);
+		return true;
+	case SYS_symlinkat:
+		*s = MUTATE_TWO(MUTATE_SYMLINK, AT_FDCWD, 0, PARENT, (int)a[1], a[2]);
+		s->text_addr = a[0];
+		return true;
+	}
+	return false;
+}
+
+static bool mutate_decode_files(struct mutate_state *s, int nr, const uint64_t *a)
+{
+	switch (nr) {
+	case SYS_fchmodat:
+	case SYS_fchmodat2:
+		*s = MUTATE_ONE(MUTATE_CHMOD, (int)a[0], a[1], FOLLOW);
+		s->a1 = a[2];
+		if (nr == SYS_fchmodat2)
+			mutate_at_flags(s, a[3]);
+		return true;
+	case SYS_fchownat:
+		*s = MUTATE_ONE(MUTATE_CHOWN, (int)a[0], a[1], FOLLOW);
+		s->a1 = a[2];
+		s->a2 = a[3];
+		mutate_at_flags(s, a[4]);
+		return true;
+	case SYS_utimensat:
+		*s = MUTATE_ONE(MUTATE_UTIMENS, (int)a[0], a[1], FOLLOW);
+		mutate_decode_utimes(s, MUTATE_UTIMENS, a[2], a[3]);
+		return true;
+	case SYS_truncate:
+		*s = MUTATE_ONE(MUTATE_TRUNCATE, AT_FDCWD, a[0], FOLLOW);
+		s->a0 = a[1];
+		if ((int64_t)a[1] < 0)
+			s->early = EINVAL; /* checked before the lookup */
+		return true;
+	}
+	return false;
+}
+
+static void mutate_decode(struct enforce_call *c)
+{
+	struct mutate_state *s = malloc(sizeof(*s));
+	int nr = c->req->data.nr;
+
+	c->state = s;
+	for (int n = 0; n < 2; n++)
+		c->has_path[n] = c->pc && c->pc->path_arg[n] >= 0;
+	if (!s)
+		return;
+	if (!mutate_decode_legacy(s, nr, c->args) && !mutate_decode_names(s, nr, c->args) &&
+	    !mutate_decode_files(s, nr, c->args))
+		s->early = ENOSYS; /* a table entry without a decoder: fail closed */
+}
+
+/* symlink's text: read before the link's path, as the kernel does; "" is ENOENT. */
+static int mutate_read_text(struct enforce_call *c, struct mutate_state *s)
+{
+	int r;
+
+	if (s->kind != MUTATE_SYMLINK || s->have_text)
+		return 0;
+	r = unotify_mem_read_string(c->l, c->req, s->text_addr, s->text, sizeof(s->text));
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	if (r == 0)
+		return enforce_fail(c, ENOENT);
+	s->have_text = true;
+	return 0;
+}
+
+static int mutate_path(struct enforce_call *c, int n, const char **ret_path)
+{
+	struct mutate_state *s = c->state;
+	struct unotify_path_how how;
+	int r;
+
+	if (!s)
+		return enforce_fail(c, ENOMEM);
+	if (s->early)
+		return enforce_fail(c, s->early);
+	r = mutate_read_text(c, s);
+	if (r < 0)
+		return r;
+	if (!(s->path_addr[n] == 0 && s->null_is_fd[n])) {
+		r = enforce_read_path(c, n, s->path_addr[n]);
+		if (r < 0)
+			return r;
+	}
+	how = (struct unotify_path_how){
+		.dirfd = s->dirfd[n],
+		.walk = s->walk[n],
+		.empty_path = s->empty_path[n] || s->null_is_fd[n],
+	};
+	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file fd refers to, not a name in it. */
+	if (how.empty_path && how.walk == PARENT && c->paths[n].have_arg && !c->paths[n].arg[0])
+		how.walk = FOLLOW;
+	return enforce_resolve_path(c, n, &how, ret_path);
+}
+
+/* ---- Performing ---- */
+
+static int mutate_timespec_ok(const struct timespec *t)
+{
+	return t->tv_nsec == UTIME_NOW || t->tv_nsec == UTIME_OMIT ||
+	       (t->tv_nsec >= 0 && t->tv_nsec < 1000000000L);
+}
+
+/* The times, copied once, as utimensat takes them; *ret_now when NULL (now). */
+static int mutate_read_times(struct enforce_call *c, struct mutate_state *s,
+			     struct timespec ts[2], bool *ret_now)
+{
+	struct timeval tv[2];
+	struct utimbuf ub;
+	int r;
+
+	*ret_now = s->a0 == 0;
+	if (*ret_now)
+		return 0;
+	switch (s->kind) {
+	case MUTATE_UTIMENS:
+		r = unotify_mem_read(c->l, c->req, s->a0, ts, 2 * sizeof(*ts));
+		if (r == 0 && (!mutate_timespec_ok(&ts[0]) || !mutate_timespec_ok(&ts[1])))
+			r = -EINVAL;
+		return r;
+	case MUTATE_UTIMES:
+		r = unotify_mem_read(c->l, c->req, s->a0, tv, sizeof(tv));
+		for (int i = 0; r == 0 && i < 2; i++) {
+			if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+				return -EINVAL;
+			ts[i] = (struct timespec){ tv[i].tv_sec, tv[i].tv_usec * 1000 };
+		}
+		return r;
+	default:
+		r = unotify_mem_read(c->l, c->req, s->a0, &ub, sizeof(ub));
+		ts[0] = (struct timespec){ r == 0 ? ub.actime : 0, 0 };
+		ts[1] = (struct timespec){ r == 0 ? ub.modtime : 0, 0 };
+		return r;
+	}
+}
+
+static int mutate_times(struct enforce_call *c, struct mutate_state *s,
+			const struct unotify_path *p)
+{
+	struct timespec ts[2];
+	bool now;
+	int r = mutate_read_times(c, s, ts, &now);
+
+	if (r < 0)
+		return r;
+	/* Nothing to change: the kernel returns at once, without a lookup. */
+	if (!now && ts[0].tv_nsec == UTIME_OMIT && ts[1].tv_nsec == UTIME_OMIT)
+		return 0;
+	return unotify_path_utimens(c->target, p, now ? NULL : ts);
+}
+
+static int mutate_call(struct enforce_call *c, struct mutate_state *s,
+		       const struct unotify_path *p0, const struct unotify_path *p1)
+{
+	unotify_target *t = c->target;
+
+	switch (s->kind) {
+	case MUTATE_UNLINK:
+		return unotify_path_unlink(t, p0, (int)s->a0);
+	case MUTATE_MKDIR:
+		return unotify_path_mkdir(t, p0, (mode_t)s->a1);
+	case MUTATE_MKNOD:
+		return unotify_path_mknod(t, p0, (mode_t)s->a1, (unsigned int)s->a2);
+	case MUTATE_RENAME:
+		return unotify_path_rename(t, p0, p1, (unsigned int)s->a0);
+	case MUTATE_LINK:
+		return unotify_path_link(t, p0, p1);
+	case MUTATE_SYMLINK:
+		return unotify_path_symlink(t, s->text, p1);
+	case MUTATE_CHMOD:
+		return unotify_path_chmod(t, p0, (mode_t)s->a1);
+	case MUTATE_CHOWN:
+		return unotify_path_chown(t, p0, (uid_t)s->a1, (gid_t)s->a2);
+	case MUTATE_UTIMENS:
+	case MUTATE_UTIMES:
+	case MUTATE_UTIME:
+		return mutate_times(c, s, p0);
+	case MUTATE_TRUNCATE:
+		return unotify_path_truncate(t, p0, (int64_t)s->a0);
+	}
+	return -ENOSYS;
+}
+
+static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
+{
+	const struct unotify_path *p[2] = { NULL, NULL };
+	const char *ignored;
+	int r;
+
+	/* Every path the call takes, resolved (those the policy read already are kept). */
+	for (int n = 0; n < 2; n++) {
+		if (!c->has_path[n])
+			continue;
+		r = mutate_path(c, n, &ignored);
+		if (r < 0) {
+			enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
+			return;
+		}
+		p[n] = &c->paths[n].res;
+	}
+	enforce_result(c, v, mutate_call(c, c->state, p[0], p[1]));
+}
+
+const struct enforce_family enforce_mutate_family = {
+	.decode = mutate_decode,
+	.path = mutate_path,
+	.perform = mutate_perform,
+	.release = enforce_free_state,
+};

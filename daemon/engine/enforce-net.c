@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * connect, bind, sendto and sendmsg: the address is copied out of the
+ * target once (bounded by its length), shown to the policy as a struct
+ * policy_sockaddr, and an allowed call is performed on the target's own
+ * socket (pidfd_getfd) with that copy (emulate-net.c), its result given
+ * back. A sendto without an address has nothing in memory to decide on:
+ * the policy sees "no address" (AF_UNSPEC) from the register, and
+ * CONTINUE is safe.
+ *
+ * What the policy sees is what the kernel will act on: an AF_UNIX path
+ * resolved as the target (connect and datagram sends follow it, bind
+ * creates it), and AF_UNSPEC read as the kernel reads it for the socket
+ * (IPv4 for bind and send on an IPv4 socket, "no address" otherwise).
+ *
+ * Data of sendto and sendmsg is copied too, at most NET_DATA_MAX bytes: a
+ * stream socket then sends that much and returns the count (a short write,
+ * as the kernel may do); a larger datagram fails with EMSGSIZE. Control
+ * messages are copied (at most NET_CONTROL_MAX bytes, else ENOBUFS), with
+ * SCM_RIGHTS translated: each fd taken from the target (pidfd_getfd).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "enforce-call.h"
+#include "lib/util.h"
+
+#define NET_DATA_MAX    (256 * 1024)
+#define NET_CONTROL_MAX (64 * 1024)
+#define NET_IOV_MAX     1024 /* UIO_MAXIOV */
+
+struct net_state {
+	int sockfd;            /* the target's */
+	uint64_t addr_addr;    /* connect, bind, sendto */
+	uint64_t addr_len;
+	uint64_t buf, len;     /* sendto */
+	uint64_t msg_addr;     /* sendmsg */
+	int flags;             /* sendto, sendmsg */
+	int sock;              /* our copy of the target's socket, -1 */
+	int domain, type;
+	bool fetched;
+	struct msghdr msg;     /* sendmsg: the target's header */
+	uint8_t addr[sizeof(struct sockaddr_storage)];
+	size_t alen;           /* 0: no address */
+	bool unix_resolved;    /* c->paths[0] is the AF_UNIX path, resolved */
+	bool no_address;       /* sendto with a NULL address: decided on registers only */
+	struct policy_sockaddr view;
+	char addr_text[4200];  /* the address for the audit trail (c->addr_text) */
+};
+
+static void net_decode(struct enforce_call *c)
+{
+	const uint64_t *a = c->args;
+	struct net_state *s = calloc(1, sizeof(*s));
+	int nr = c->req->data.nr;
+
+	c->state = s;
+	c->has_sockaddr = true;
+	if (!s)
+		return;
+	s->sock = -1;
+	s->sockfd = (int)a[0];
+	if (nr == SYS_connect || nr == SYS_bind) {
+		s->addr_addr = a[1];
+		s->addr_len = a[2];
+	} else if (nr == SYS_sendto) {
+		s->buf = a[1];
+		s->len = a[2];
+		s->flags = (int)a[3];
+		s->addr_addr = a[4];
+		s->addr_len = a[5];
+	} else {
+		s->msg_addr = a[1];
+		s->flags = (int)a[2];
+	}
+}
+
+/* Our copy of the target's socket: EBADF and ENOTSOCK as the kernel says them. */
+static int net_socket(struct enforce_call *c, struct net_state *s)
+{
+	socklen_t len = sizeof(int);
+	unotify_target *t;
+	struct stat st;
+	int r;
+
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
+	s->sock = unotify_target_getfd(t, s->sockfd);
+	if (s->sock < 0)
+		return enforce_fail(c, s->sock == -EBADF || s->sock == -ENOENT ? -s->sock : EPERM);
+	if (fstat(s->sock, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return enforce_fail(c, ENOTSOCK);
+	if (getsockopt(s->sock, SOL_SOCKET, SO_DOMAIN, &s->domain, &len) < 0 ||
+	    getsockopt(s->sock, SOL_SOCKET, SO_TYPE, &s->type, &len) < 0)
+		return enforce_fail(c, EPERM);
+	return 0;
+}
+
+/* The address bytes (at most a sockaddr_storage, as move_addr_to_kernel takes them). */
+static int net_read_addr(struct enforce_call *c, struct net_state *s, uint64_t addr, int len)
+{
+	int r;
+
+	if (len < 0 || (size_t)len > sizeof(s->addr))
+		return enforce_fail(c, EINVAL);
+	if (addr == 0 || len == 0)
+		return 0;
+	r = unotify_mem_read(c->l, c->req, addr, s->addr, (size_t)len);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	s->alen = (size_t)len;
+	return 0;
+}
+
+/* sendmsg's header: msg_name as the kernel takes it (NULL or length 0: none, capped). */
+static int net_read_msghdr(struct enforce_call *c, struct net_state *s)
+{
+	int r = unotify_mem_read(c->l, c->req, s->msg_addr, &s->msg, sizeof(s->msg));
+	int len;
+
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	len = (int)s->msg.msg_namelen;
+	if (len < 0)
+		return enforce_fail(c, EINVAL);
+	if ((size_t)len > sizeof(s->addr))
+		len = sizeof(s->addr);
+	return net_read_addr(c, s, (uint64_t)(uintptr_t)s->msg.msg_name, len);
+}
+
+/* ---- What the policy sees ---- */
+
+static void net_view_inet(const struct net_state *s, struct policy_sockaddr *v)
+{
+	struct sockaddr_in sin = { 0 };
+
+	memcpy(&sin, s->addr, s->alen < sizeof(sin) ? s->alen : sizeof(sin));
+	v->family = AF_INET;
+	memcpy(v->addr, &sin.sin_addr, 4);
+	v->port = ntohs(sin.sin_port);
+}
+
+static void net_view_inet6(const struct net_state *s, struct policy_sockaddr *v)
+{
+	struct sockaddr_in6 sin6 = { 0 };
+
+	memcpy(&sin6, s->addr, s->alen < sizeof(sin6) ? s->alen : sizeof(sin6));
+	v->family = AF_INET6;
+	memcpy(v->addr, &sin6.sin6_addr, 16);
+	v->port = ntohs(sin6.sin6_port);
+}
+
+/* An abstract name is every byte after the leading NUL; NULs in it are shown as '@' (ss). */
+static void net_view_abstract(const struct net_state *s, struct policy_sockaddr *v)
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path) + 1;
+	size_t n = s->alen - off;
+
+	for (size_t i = 0; i < n && i + 1 < sizeof(v->unix_path); i++)
+		v->unix_path[i] = s->addr[off + i] ? (char)s->addr[off + i] : '@';
+	v->unix_abstract = true;
+}
+
+/* A socket path: resolved as the target when the kernel will look it up. */
+static int net_view_path(struct enforce_call *c, struct net_state *s, struct policy_sockaddr *v,
+			 enum unotify_walk walk, bool resolve)
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	size_t len = strnlen((const char *)s->addr + off, s->alen - off);
+	struct enforce_path *p = enforce_paths(c);
+	struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = walk };
+	const char *path;
+	int r;
+
+	if (!p)
+		return enforce_fail(c, ENOMEM);
+	memcpy(p[0].arg, s->addr + off, len);
+	p[0].arg[len] = '\0';
+	p[0].have_arg = true;
+	if (!resolve) {
+		memcpy(v->unix_path, p[0].arg, len + 1);
+		return 0;
+	}
+	r = enforce_resolve_path(c, 0, &how, &path);
+	if (r < 0)
+		return r;
+	s->unix_resolved = true;
+	/* Deeper than a socket name can be: cannot be shown, so it is denied (fail closed). */
+	if (strlen(path) >= sizeof(v->unix_path))
+		return -ENAMETOOLONG;
+	strcpy(v->unix_path, path);
+	return 0;
+}
+
+static int net_view_unix(struct enforce_call *c, struct net_state *s, struct policy_sockaddr *v)
+{
+	int nr = c->req->data.nr;
+	bool send = nr == SYS_sendto || nr == SYS_sendmsg;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+
+	v->family = AF_UNIX;
+	if (s->alen <= off)
+		return 0; /* unnamed: autobind */
+	if (s->addr[off] == '\0') {
+		net_view_abstract(s, v);
+		return 0;
+	}
+	/* Only datagram sends look the address up; stream sockets refuse or ignore it. */
+	return net_view_path(c, s, v, nr == SYS_bind ? UNOTIFY_WALK_PARENT : UNOTIFY_WALK_FOLLOW,
+			     s->domain == AF_UNIX && (!send || s->type == SOCK_DGRAM));
+}
+
+static int net_view(struct enforce_call *c, struct net_state *s)
+{
+	struct policy_sockaddr *v = &s->view;
+	sa_family_t family = AF_UNSPEC;
+
+	*v = (struct policy_sockaddr){ .family = AF_UNSPEC };
+	if (s->alen >= sizeof(family))
+		memcpy(&family, s->addr, sizeof(family));
+	else if (s->alen == 0)
+		return 0; /* no address: the connected peer */
+	/*
+	 * An IPv4 socket takes AF_UNSPEC as IPv4 for bind (INADDR_ANY) and
+	 * send (udp_sendmsg, raw_sendmsg); connect takes it as "disconnect".
+	 */
+	if (family == AF_UNSPEC && s->domain == AF_INET && c->req->data.nr != SYS_connect)
+		family = AF_INET;
+	switch (family) {
+	case AF_UNSPEC:
+		return 0;
+	case AF_INET:
+		net_view_inet(s, v);
+		return 0;
+	case AF_INET6:
+		net_view_inet6(s, v);
+		return 0;
+	case AF_UNIX:
+		return net_view_unix(c, s, v);
+	default:
+		v->family = family;
+		return 0;
+	}
+}
+
+static void net_audit_text(struct enforce_call *c, const struct policy_sockaddr *v)
+{
+	struct net_state *s = c->state;
+	char a[INET6_ADDRSTRLEN] = "?";
+	char *text = s->addr_text;
+	size_t size = sizeof(s->addr_text);
+
+	switch (v->family) {
+	case AF_UNSPEC:
+		snprintf(text, size, "none");
+		break;
+	case AF_INET:
+		inet_ntop(AF_INET, v->addr, a, sizeof(a));
+		snprintf(text, size, "inet:%s:%u", a, v->port);
+		break;
+	case AF_INET6:
+		inet_ntop(AF_INET6, v->addr, a, sizeof(a));
+		snprintf(text, size, "inet6:[%s]:%u", a, v->port);
+		break;
+	case AF_UNIX:
+		snprintf(text, size, "unix:%s%s", v->unix_abstract ? "@" : "", v->unix_path);
+		break;
+	default:
+		snprintf(text, size, "family:%d", v->family);
+	}
+	c->addr_text = text;
+}
+
+static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **ret)
+{
+	struct net_state *s = c->state;
+	int r;
+
+	if (!s)
+		return enforce_fail(c, ENOMEM);
+	if (c->req->data.nr == SYS_sendto && s->addr_addr == 0) {
+		/* Nothing in memory: "no address" (AF_UNSPEC), from the register alone. */
+		s->no_address = true;
+		s->view = (struct policy_sockaddr){ .family = AF_UNSPEC };
+		*ret = &s->view;
+		return 0;
+	}
+	if (!s->fetched) {
+		r = s->sock >= 0 ? 0 : net_socket(c, s);
+		if (r == 0 && c->req->data.nr == SYS_sendmsg)
+			r = net_read_msghdr(c, s);
+		else if (r == 0)
+			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
+		if (r == 0)
+			r = net_view(c, s);
+		if (r < 0)
+			return r;
+		net_audit_text(c, &s->view);
+		s->fetched = true;
+	}
+	*ret = &s->view;
+	return 0;
+}
+
+/* ---- Performing ---- */
+
+/* How much of total to send: all, NET_DATA_MAX of a stream, or EMSGSIZE. */
+static int net_cap(const struct net_state *s, uint64_t total, size_t *ret)
+{
+	if (total <= NET_DATA_MAX) {
+		*ret = (size_t)total;
+		return 0;
+	}
+	if (s->type != SOCK_STREAM)
+		return -EMSGSIZE;
+	*ret = NET_DATA_MAX;
+	return 0;
+}
+
+static int net_copy(struct enforce_call *c, uint64_t addr, uint8_t *to, size_t len)
+{
+	int r = len ? unotify_mem_read(c->l, c->req, addr, to, len) : 0;
+
+	return r == -EPERM || r == -EIO ? -EFAULT : r;
+}
+
+/* sendmsg's data: the iovecs gathered into one buffer (the bytes sent are the same). */
+static int net_copy_iov(struct enforce_call *c, struct net_state *s, uint8_t **ret,
+			size_t *ret_len)
+{
+	size_t n = s->msg.msg_iovlen, want, done = 0;
+	_cleanup_free_ struct iovec *iov = NULL;
+	uint64_t total = 0;
+	int r;
+
+	if (n > NET_IOV_MAX)
+		return -EMSGSIZE;
+	iov = calloc(n + 1, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	r = net_copy(c, (uint64_t)(uintptr_t)s->msg.msg_iov, (uint8_t *)iov, n * sizeof(*iov));
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		if (iov[i].iov_len > SSIZE_MAX || total + iov[i].iov_len > SSIZE_MAX)
+			return -EINVAL;
+		total += iov[i].iov_len;
+	}
+	r = net_cap(s, total, &want);
+	if (r < 0)
+		return r;
+	*ret = malloc(want + 1);
+	if (!*ret)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && done < want && r == 0; i++) {
+		size_t take = iov[i].iov_len < want - done ? iov[i].iov_len : want - done;
+
+		r = net_copy(c, (uint64_t)(uintptr_t)iov[i].iov_base, *ret + done, take);
+		done += take;
+	}
+	*ret_len = want;
+	return r;
+}
+
+static int net_copy_control(struct enforce_call *c, struct net_state *s, uint8_t **ret)
+{
+	size_t len = s->msg.msg_controllen;
+
+	if (len == 0)
+		return 0;
+	if (len > NET_CONTROL_MAX)
+		return -ENOBUFS;
+	*ret = malloc(len);
+	if (!*ret)
+		return -ENOMEM;
+	return net_copy(c, (uint64_t)(uintptr_t)s->msg.msg_control, *ret, len);
+}
+
+static int net_send(struct enforce_call *c, struct net_state *s,
+		    const struct unotify_path *unix_file)
+{
+	_cleanup_free_ uint8_t *data = NULL, *control = NULL;
+	struct msghdr m = { .msg_name = s->alen ? s->addr : NULL, .msg_namelen = s->alen };
+	struct iovec iov;
+	size_t len;
+	int r;
+
+	if (c->req->data.nr == SYS_sendto) {
+		r = net_cap(s, s->len > INT_MAX ? INT_MAX : s->len, &len);
+		data = r == 0 ? malloc(len + 1) : NULL;
+		if (r == 0 && !data)
+			r = -ENOMEM;
+		if (r == 0)
+			r = net_copy(c, s->buf, data, len);
+	} else {
+		r = net_copy_iov(c, s, &data, &len);
+		if (r == 0)
+			r = net_copy_control(c, s, &control);
+		m.msg_control = control;
+		m.msg_controllen = control ? s->msg.msg_controllen : 0;
+	}
+	if (r < 0)
+		return r;
+	iov = (struct iovec){ .iov_base = data, .iov_len = len };
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	return unotify_net_sendmsg(c->target, s->sock, &m, s->flags, unix_file);
+}
+
+/*
+ * EPIPE without MSG_NOSIGNAL: the kernel also raises SIGPIPE in the thread
+ * (unotify_target_sig_disposition says when to). The helper sent with
+ * MSG_NOSIGNAL, so the signal is ours to raise.
+ */
+static void net_sigpipe(struct enforce_call *c, struct unotify_verdict *v)
+{
+	switch (unotify_target_sig_disposition(c->target, SIGPIPE)) {
+	case UNOTIFY_SIG_DEFAULT:
+		unotify_target_signal(c->target, SIGPIPE);
+		break;
+	case UNOTIFY_SIG_CAUGHT:
+		unotify_reply_errno(c->l, c->req->id, EPIPE);
+		unotify_target_signal(c->target, SIGPIPE);
+		*v = unotify_verdict_replied();
+		return;
+	case UNOTIFY_SIG_IGNORED:
+		break;
+	}
+	enforce_verdict_errno(v, EPIPE);
+}
+
+static void net_perform(struct enforce_call *c, struct unotify_verdict *v)
+{
+	struct net_state *s = c->state;
+	const struct policy_sockaddr *ignored;
+	const struct unotify_path *unix_file;
+	int nr = c->req->data.nr;
+	int r = net_sockaddr(c, &ignored);
+
+	if (r == 0 && s->no_address) {
+		/* Decided on registers only: nothing a racing thread can change. */
+		*v = unotify_verdict_continue();
+		return;
+	}
+	if (r < 0) {
+		enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
+		return;
+	}
+	unix_file = s->unix_resolved ? &c->paths[0].res : NULL;
+	if (nr == SYS_connect)
+		r = unotify_net_connect(c->target, s->sock, s->addr, s->alen, unix_file);
+	else if (nr == SYS_bind)
+		r = unotify_net_bind(c->target, s->sock, s->addr, s->alen, unix_file);
+	else
+		r = net_send(c, s, unix_file);
+	if (r == -EPIPE && nr != SYS_connect && nr != SYS_bind && !(s->flags & MSG_NOSIGNAL)) {
+		net_sigpipe(c, v);
+		return;
+	}
+	enforce_result(c, v, r);
+}
+
+static void net_release(struct enforce_call *c)
+{
+	struct net_state *s = c->state;
+
+	if (s && s->sock >= 0)
+		s->sock = safe_close(s->sock);
+	free(s);
+	c->state = NULL;
+}
+
+const struct enforce_family enforce_net_family = {
+	.decode = net_decode,
+	.sockaddr = net_sockaddr,
+	.perform = net_perform,
+	.release = net_release,
+};

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * open, openat, openat2, creat: the path is resolved as the target
+ * (unotify_open_prepare), and an allowed open is performed on what was
+ * resolved and its fd injected (ADDFD with SEND). openat2's struct
+ * open_how is read once, for the policy (its flags) and for the open alike.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+
+#include "enforce-call.h"
+#include "lib/util.h"
+
+struct open_state {
+	int dirfd;
+	uint64_t path_addr;
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t how_addr; /* openat2: struct open_how */
+	uint64_t how_size;
+	bool have_how;
+	uint64_t resolve;
+	struct unotify_open_plan plan;
+	bool planned;
+};
+
+static void open_decode(struct enforce_call *c)
+{
+	const uint64_t *a = c->args;
+	struct open_state *s = calloc(1, sizeof(*s));
+
+	c->state = s;
+	if (!s)
+		return;
+	switch (c->req->data.nr) {
+#ifdef SYS_open
+	case SYS_open:
+		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0], .flags = a[1],
+					  .mode = a[2] };
+		break;
+#endif
+#ifdef SYS_creat
+	case SYS_creat:
+		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0],
+					  .flags = O_CREAT | O_WRONLY | O_TRUNC, .mode = a[1] };
+		break;
+#endif
+	case SYS_openat:
+		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .flags = a[2],
+					  .mode = a[3] };
+		break;
+	case SYS_openat2:
+		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .how_addr = a[2],
+					  .how_size = a[3] };
+		break;
+	}
+	c->has_path[0] = true;
+	c->has_open_flags = true;
+}
+
+/* openat2's struct open_how, with the kernel's own size rules. */
+static int open_read_how(struct enforce_call *c, struct open_state *s)
+{
+	struct open_how kh = { 0 };
+	int r;
+
+	if (s->have_how || c->req->data.nr != SYS_openat2)
+		return 0;
+	if (s->how_size < sizeof(kh))
+		return enforce_fail(c, EINVAL);
+	/* A larger struct from a newer ABI: we cannot know its extra fields. */
+	if (s->how_size > sizeof(kh))
+		return enforce_fail(c, E2BIG);
+	r = unotify_mem_read(c->l, c->req, s->how_addr, &kh, sizeof(kh));
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	s->flags = kh.flags;
+	s->mode = kh.mode;
+	s->resolve = kh.resolve;
+	s->have_how = true;
+	return 0;
+}
+
+static int open_plan(struct enforce_call *c, struct open_state *s)
+{
+	struct unotify_open_how how;
+	int r;
+
+	if (s->planned)
+		return 0;
+	r = enforce_read_path(c, 0, s->path_addr);
+	if (r == 0)
+		r = open_read_how(c, s);
+	if (r < 0)
+		return r;
+	how = (struct unotify_open_how){
+		.dirfd = s->dirfd,
+		.path = c->paths[0].arg,
+		.flags = s->flags,
+		.mode = s->mode,
+		.resolve = s->resolve,
+	};
+	r = unotify_open_prepare(c->l, c->req, &how, &s->plan);
+	if (r == -ENOTRECOVERABLE)
+		c->broken = true;
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
+	s->planned = true;
+	/* What the audit trail shows, as for the other families (no fd of its own). */
+	c->paths[0].res.fd = -1;
+	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
+	c->paths[0].resolved = true;
+	return 0;
+}
+
+static int open_path(struct enforce_call *c, int n, const char **ret_path)
+{
+	struct open_state *s = c->state;
+	int r;
+
+	if (!s)
+		return enforce_fail(c, ENOMEM);
+	r = open_plan(c, s);
+	if (r < 0)
+		return r;
+	*ret_path = s->plan.path;
+	return 0;
+}
+
+static int open_flags(struct enforce_call *c, uint64_t *ret_flags)
+{
+	struct open_state *s = c->state;
+	int r;
+
+	if (!s)
+		return enforce_fail(c, ENOMEM);
+	r = open_read_how(c, s);
+	if (r < 0)
+		return r;
+	*ret_flags = s->flags;
+	return 0;
+}
+
+/* Allowed after a memory read: open it ourselves and inject the fd. */
+static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
+{
+	struct open_state *s = c->state;
+	int fd;
+
+	/* Decided on the flags alone (openat2): the path is read and resolved now, once. */
+	fd = s ? open_plan(c, s) : -ENOMEM;
+	if (fd == 0)
+		fd = unotify_open_perform(&s->plan);
+	if (fd == -ENOTRECOVERABLE)
+		c->broken = true;
+	if (fd < 0) {
+		enforce_verdict_errno(v, c->read_error ? c->read_error : -fd);
+		return;
+	}
+	*v = unotify_verdict_fd(fd, (s->plan.how.flags & O_CLOEXEC) ? O_CLOEXEC : 0);
+}
+
+static void open_release(struct enforce_call *c)
+{
+	struct open_state *s = c->state;
+
+	if (s && s->planned)
+		unotify_open_plan_release(&s->plan);
+	free(s);
+	c->state = NULL;
+}
+
+const struct enforce_family enforce_open_family = {
+	.decode = open_decode,
+	.path = open_path,
+	.open_flags = open_flags,
+	.perform = open_perform,
+	.release = open_release,
+};

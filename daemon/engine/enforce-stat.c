@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Calls that read metadata by path: stat, lstat, newfstatat, statx,
+ * readlink, readlinkat, access, faccessat, faccessat2. The path is resolved
+ * as the target; an allowed call is done on the resolved file and its
+ * result written into the target's buffer (process_vm_writev, then
+ * ID_VALID) before the reply, as the kernel would have written it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "enforce-call.h"
+#include "lib/util.h"
+#include "lib/uapi.h"
+
+#define STAT_VALID_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE)
+
+enum stat_kind {
+	STAT_STAT,
+	STAT_STATX,
+	STAT_READLINK,
+	STAT_ACCESS,
+};
+
+struct stat_state {
+	enum stat_kind kind;
+	int dirfd;
+	uint64_t path_addr;
+	bool nofollow;
+	bool empty_path;
+	uint64_t out;       /* the target's buffer */
+	uint64_t size;      /* readlink's bufsiz */
+	unsigned int flags; /* statx */
+	unsigned int mask;
+	int mode;           /* access */
+	int early;          /* the kernel refuses the arguments before any lookup */
+};
+
+/* The AT_* flags of newfstatat and statx. */
+static void stat_decode_at(struct stat_state *s, uint64_t flags, bool statx)
+{
+	if (flags & ~(uint64_t)STAT_VALID_FLAGS)
+		s->early = EINVAL;
+	if (statx && (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		s->early = EINVAL;
+	s->nofollow = flags & AT_SYMLINK_NOFOLLOW;
+	s->empty_path = flags & AT_EMPTY_PATH;
+	s->flags = (unsigned int)flags;
+}
+
+static void stat_decode_access(struct enforce_call *c, struct stat_state *s, uint64_t mode,
+			       uint64_t flags)
+{
+	s->kind = STAT_ACCESS;
+	s->mode = (int)mode;
+	if (mode & ~(uint64_t)(R_OK | W_OK | X_OK))
+		s->early = EINVAL;
+	if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		s->early = EINVAL;
+	s->nofollow = flags & AT_SYMLINK_NOFOLLOW;
+	s->empty_path = flags & AT_EMPTY_PATH;
+	/* access() checks with the real ids; only AT_EACCESS with the effective ones. */
+	c->real_ids = !(flags & AT_EACCESS);
+}
+
+static void stat_decode_readlink(struct stat_state *s, uint64_t size)
+{
+	s->kind = STAT_READLINK;
+	s->size = size;
+	s->nofollow = true;
+	/* do_readlinkat() looks up with LOOKUP_EMPTY: "" is the file dirfd refers to. */
+	s->empty_path = true;
+	if ((int)size <= 0)
+		s->early = EINVAL;
+}
+
+static void stat_decode_nr(struct enforce_call *c, struct stat_state *s, const uint64_t *a)
+{
+	s->dirfd = AT_FDCWD;
+	switch (c->req->data.nr) {
+#ifdef SYS_stat
+	case SYS_stat:
+	case SYS_lstat:
+		*s = (struct stat_state){ .kind = STAT_STAT, .dirfd = AT_FDCWD, .path_addr = a[0],
+					  .out = a[1], .nofollow = c->req->data.nr == SYS_lstat };
+		break;
+#endif
+	case SYS_newfstatat:
+		*s = (struct stat_state){ .kind = STAT_STAT, .dirfd = (int)a[0], .path_addr = a[1],
+					  .out = a[2] };
+		stat_decode_at(s, a[3], false);
+		break;
+	case SYS_statx:
+		*s = (struct stat_state){ .kind = STAT_STATX, .dirfd = (int)a[0], .path_addr = a[1],
+					  .mask = (unsigned int)a[3], .out = a[4] };
+		stat_decode_at(s, a[2], true);
+		if (s->mask & STATX__RESERVED)
+			s->early = EINVAL;
+		break;
+#ifdef SYS_readlink
+	case SYS_readlink:
+		*s = (struct stat_state){ .dirfd = AT_FDCWD, .path_addr = a[0], .out = a[1] };
+		stat_decode_readlink(s, a[2]);
+		break;
+	case SYS_access:
+		*s = (struct stat_state){ .dirfd = AT_FDCWD, .path_addr = a[0] };
+		stat_decode_access(c, s, a[1], 0);
+		break;
+#endif
+	case SYS_readlinkat:
+		*s = (struct stat_state){ .dirfd = (int)a[0], .path_addr = a[1], .out = a[2] };
+		stat_decode_readlink(s, a[3]);
+		break;
+	case SYS_faccessat:
+		*s = (struct stat_state){ .dirfd = (int)a[0], .path_addr = a[1] };
+		stat_decode_access(c, s, a[2], 0);
+		break;
+	case SYS_faccessat2:
+		*s = (struct stat_state){ .dirfd = (int)a[0], .path_addr = a[1] };
+		stat_decode_access(c, s, a[2], a[3]);
+		break;
+	}
+}
+
+static void stat_decode(struct enforce_call *c)
+{
+	struct stat_state *s = calloc(1, sizeof(*s));
+
+	c->state = s;
+	if (s)
+		stat_decode_nr(c, s, c->args);
+	c->has_path[0] = true;
+}
+
+static int stat_path(struct enforce_call *c, int n, const char **ret_path)
+{
+	struct stat_state *s = c->state;
+	struct unotify_path_how how;
+	int r;
+
+	if (!s)
+		return enforce_fail(c, ENOMEM);
+	if (s->early)
+		return enforce_fail(c, s->early);
+	/* A NULL path with AT_EMPTY_PATH is the dirfd's file (Linux 6.11); else EFAULT. */
+	if (!(s->path_addr == 0 && s->empty_path)) {
+		r = enforce_read_path(c, 0, s->path_addr);
+		if (r < 0)
+			return r;
+	}
+	how = (struct unotify_path_how){
+		.dirfd = s->dirfd,
+		.walk = s->nofollow ? UNOTIFY_WALK_NOFOLLOW : UNOTIFY_WALK_FOLLOW,
+		.empty_path = s->empty_path,
+	};
+	return enforce_resolve_path(c, 0, &how, ret_path);
+}
+
+static int stat_perform_stat(struct enforce_call *c, struct stat_state *s,
+			     const struct unotify_path *p)
+{
+	struct statx stx;
+	struct stat st;
+	int r;
+
+	if (s->kind == STAT_STATX) {
+		r = unotify_path_statx(c->target, p, s->flags, s->mask, &stx);
+		return r < 0 ? r : enforce_write(c, s->out, &stx, sizeof(stx));
+	}
+	r = unotify_path_stat(c->target, p, &st);
+	return r < 0 ? r : enforce_write(c, s->out, &st, sizeof(st));
+}
+
+/* readlink returns the length written, the text truncated to bufsiz, never NUL-terminated. */
+static int stat_perform_readlink(struct enforce_call *c, struct stat_state *s,
+				 const struct unotify_path *p)
+{
+	size_t size = s->size < PATH_MAX ? (size_t)s->size : PATH_MAX;
+	_cleanup_free_ char *buf = malloc(size);
+	int n, r;
+
+	if (!buf)
+		return -ENOMEM;
+	/* An empty path names the dirfd's file: not a link is ENOENT there, EINVAL otherwise. */
+	if (p->error == 0 && p->type != S_IFLNK)
+		return c->paths[0].have_arg && c->paths[0].arg[0] ? -EINVAL : -ENOENT;
+	n = unotify_path_readlink(c->target, p, buf, size);
+	if (n < 0)
+		return n;
+	r = enforce_write(c, s->out, buf, (size_t)n);
+	return r < 0 ? r : n;
+}
+
+static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
+{
+	struct stat_state *s = c->state;
+	const struct unotify_path *p;
+	const char *ignored;
+	int r;
+
+	/* The policy asked for the path before it allowed: it is resolved already. */
+	r = stat_path(c, 0, &ignored);
+	if (r < 0) {
+		enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
+		return;
+	}
+	p = &c->paths[0].res;
+	switch (s->kind) {
+	case STAT_STAT:
+	case STAT_STATX:
+		r = stat_perform_stat(c, s, p);
+		break;
+	case STAT_READLINK:
+		r = stat_perform_readlink(c, s, p);
+		break;
+	case STAT_ACCESS:
+		r = unotify_path_access(c->target, p, s->mode);
+		break;
+	}
+	enforce_result(c, v, r);
+}
+
+const struct enforce_family enforce_stat_family = {
+	.decode = stat_decode,
+	.path = stat_path,
+	.perform = stat_perform,
+	.release = enforce_free_state,
+};

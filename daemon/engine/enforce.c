@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The decision engine. The policy decides; what it allows after reading
+ * the target's memory (a path, openat2's flags, an address) is performed
+ * here and its result given back, never CONTINUEd: between our read of the
+ * target's memory and the kernel's own, another thread of the target could
+ * change it. Each family of calls lives in its own file (enforce-call.h);
+ * this one runs the policy, turns its decision into a verdict, and writes
+ * the audit trail.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "enforce-call.h"
+#include "enforce.h"
+#include "lib/uapi.h"
+#include "lib/util.h"
+
+const struct enforce_family *enforce_family_find(int nr)
+{
+	const struct policy_pathcall *pc = policy_pathcall_find(nr);
+
+	if (pc) {
+		switch (pc->perform) {
+		case POLICY_PERFORM_OPEN:
+			return &enforce_open_family;
+		case POLICY_PERFORM_STAT:
+		case POLICY_PERFORM_READLINK:
+		case POLICY_PERFORM_ACCESS:
+			return &enforce_stat_family;
+		case POLICY_PERFORM_MUTATE:
+			return &enforce_mutate_family;
+		case POLICY_PERFORM_NONE:
+			return &enforce_exec_family;
+		}
+		return NULL;
+	}
+	if (nr == SYS_connect || nr == SYS_bind || nr == SYS_sendto || nr == SYS_sendmsg)
+		return &enforce_net_family;
+	return NULL;
+}
+
+/* ---- Helpers for the families ---- */
+
+int enforce_target(struct enforce_call *c, unotify_target **ret)
+{
+	int r;
+
+	if (!c->target) {
+		r = unotify_target_new(c->l, c->req, &c->target);
+		if (r == -ENOTRECOVERABLE)
+			c->broken = true;
+		if (r < 0)
+			return r;
+		if (c->real_ids)
+			unotify_target_use_real_ids(c->target);
+	}
+	*ret = c->target;
+	return 0;
+}
+
+void enforce_free_state(struct enforce_call *c)
+{
+	free(c->state);
+	c->state = NULL;
+}
+
+int enforce_fail(struct enforce_call *c, int err)
+{
+	if (!c->read_error)
+		c->read_error = err;
+	return -err;
+}
+
+struct enforce_path *enforce_paths(struct enforce_call *c)
+{
+	if (!c->paths)
+		c->paths = calloc(2, sizeof(*c->paths));
+	return c->paths;
+}
+
+int enforce_read_path(struct enforce_call *c, int n, uint64_t addr)
+{
+	struct enforce_path *p = enforce_paths(c);
+	int r;
+
+	if (!p)
+		return enforce_fail(c, ENOMEM);
+	p += n;
+	if (p->have_arg)
+		return 0;
+	r = unotify_mem_read_string(c->l, c->req, addr, p->arg, sizeof(p->arg));
+	if (r < 0)
+		/* EFAULT, ENAMETOOLONG: the target's own call fails so (ENOENT: it is gone). */
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	p->have_arg = true;
+	return 0;
+}
+
+int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how *how,
+			 const char **ret_path)
+{
+	struct enforce_path *p = enforce_paths(c);
+	unotify_target *t;
+	int r;
+
+	if (!p)
+		return enforce_fail(c, ENOMEM);
+	p += n;
+	if (!p->resolved) {
+		r = enforce_target(c, &t);
+		if (r == 0) {
+			how->path = p->have_arg ? p->arg : NULL;
+			r = unotify_path_resolve(t, how, &p->res);
+		}
+		if (r == -ENOTRECOVERABLE)
+			c->broken = true;
+		if (r < 0)
+			return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
+		p->resolved = true;
+	}
+	*ret_path = p->res.path;
+	return 0;
+}
+
+void enforce_verdict_errno(struct unotify_verdict *v, int err)
+{
+	*v = unotify_verdict_errno(err);
+}
+
+void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r)
+{
+	if (r == -ENOTRECOVERABLE)
+		c->broken = true;
+	if (r < 0)
+		enforce_verdict_errno(v, (int)-r);
+	else
+		*v = unotify_verdict_value(r);
+}
+
+int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len)
+{
+	int r = unotify_mem_write(c->l, c->req, addr, buf, len);
+
+	/* The target's buffer is not writable: the kernel answers EFAULT too. */
+	return r == -EPERM || r == -EIO ? -EFAULT : r;
+}
+
+/* ---- The policy's callbacks ---- */
+
+static int enforce_cb_path(void *userdata, int n, const char **ret_path)
+{
+	struct enforce_call *c = userdata;
+
+	if (n < 0 || n > 1 || !c->has_path[n])
+		return -ENOSYS;
+	return c->family->path(c, n, ret_path);
+}
+
+static int enforce_cb_open_flags(void *userdata, uint64_t *ret_flags)
+{
+	struct enforce_call *c = userdata;
+
+	return c->family->open_flags(c, ret_flags);
+}
+
+static int enforce_cb_sockaddr(void *userdata, const struct policy_sockaddr **ret)
+{
+	struct enforce_call *c = userdata;
+
+	return c->family->sockaddr(c, ret);
+}
+
+/* Only the arguments the call has: the policy treats a missing one as "none". */
+static void enforce_ops(const struct enforce_call *c, struct policy_args_ops *ops)
+{
+	*ops = (struct policy_args_ops){ 0 };
+	if (!c->family)
+		return;
+	if (c->has_path[0] || c->has_path[1])
+		ops->path = enforce_cb_path;
+	if (c->has_open_flags)
+		ops->open_flags = enforce_cb_open_flags;
+	if (c->has_sockaddr)
+		ops->sockaddr = enforce_cb_sockaddr;
+}
+
+/* ---- Verdicts ---- */
+
+/* Allowed: perform what was decided on memory, or let the kernel run the rest. */
+static void enforce_allow(struct enforce_call *c, bool consulted, struct unotify_verdict *v)
+{
+	if (!consulted || !c->family) {
+		/* Decided on registers only: nothing a racing thread can change. */
+		*v = unotify_verdict_continue();
+		return;
+	}
+	c->family->perform(c, v);
+}
+
+/*
+ * A kill decided in user space: the kernel alone can raise the SIGSYS of
+ * SECCOMP_RET_KILL_PROCESS, so the whole process is killed with SIGKILL
+ * and the call is failed in case the signal races with our reply. The pid
+ * is a thread id, possibly not the leader's (PIDFD_THREAD, 6.9+); checking
+ * the notification after opening the pidfd proves it names our target.
+ */
+static void enforce_kill(unotify_listener *l, const struct seccomp_notif *req,
+			 struct unotify_verdict *v)
+{
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+
+	if (pidfd < 0)
+		pidfd = (int)syscall(SYS_pidfd_open, req->pid, PIDFD_THREAD);
+	if (pidfd >= 0 && unotify_id_valid(l, req->id) == 0)
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	enforce_verdict_errno(v, ENOSYS);
+}
+
+static const char *enforce_verdict_from(struct enforce_call *c, const struct policy_decision *d,
+					struct unotify_verdict *v)
+{
+	switch (d->action) {
+	case POLICY_ALLOW:
+		enforce_allow(c, d->path_consulted, v);
+		return "allow";
+	case POLICY_LOG:
+		enforce_allow(c, d->path_consulted, v);
+		return "log";
+	case POLICY_RETURN:
+		*v = unotify_verdict_value(d->value);
+		return "return";
+	case POLICY_KILL:
+		enforce_kill(c->l, c->req, v);
+		return "kill";
+	case POLICY_DENY:
+	default:
+		enforce_verdict_errno(v, d->error ? d->error : EPERM);
+		return "deny";
+	}
+}
+
+static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char *verdict,
+			  const struct policy_decision *d, const struct unotify_verdict *v)
+{
+	static const struct enforce_path none[2];
+	const struct enforce_path *p = c->paths ? c->paths : none;
+	struct audit_record r = {
+		.sandbox = e->sandbox,
+		.pid = (pid_t)c->req->pid,
+		.nr = c->req->data.nr,
+		.args = (const uint64_t *)c->req->data.args,
+		.path_arg = p[0].have_arg ? p[0].arg : NULL,
+		.path = p[0].resolved ? p[0].res.path : NULL,
+		.path_arg2 = p[1].have_arg ? p[1].arg : NULL,
+		.path2 = p[1].resolved ? p[1].res.path : NULL,
+		.addr = c->addr_text,
+		.verdict = verdict,
+		.error = v->kind == UNOTIFY_VERDICT_ERRNO ? v->error : 0,
+		.value = d ? d->value : 0,
+		.rule_file = d ? d->file : NULL,
+		.rule_line = d ? d->line : 0,
+	};
+
+	if (e->audit)
+		audit_write(e->audit, &r);
+	if (e->observe)
+		e->observe(e, &r);
+}
+
+static void enforce_release(struct enforce_call *c)
+{
+	if (c->family && c->family->release)
+		c->family->release(c);
+	for (int n = 0; c->paths && n < 2; n++)
+		if (c->paths[n].resolved)
+			unotify_path_release(&c->paths[n].res);
+	free(c->paths);
+	unotify_target_free(c->target);
+}
+
+/* The decision of the policy, with what the call's own memory said. */
+static void enforce_evaluate(struct enforcer *e, struct enforce_call *c,
+			     struct policy_decision *d)
+{
+	struct policy_call call = { .nr = c->req->data.nr };
+	struct policy_args_ops ops;
+	int r;
+
+	memcpy(call.args, c->req->data.args, sizeof(call.args));
+	enforce_ops(c, &ops);
+	r = policy_evaluate_args(e->policy, &call, &ops, c, d);
+	if (r < 0)
+		*d = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM };
+	if (c->read_error)
+		/*
+		 * What a rule needed could not be read (EFAULT, ENAMETOOLONG,
+		 * bad flags...): the evaluator stopped at that rule, and the
+		 * call fails as the kernel itself would fail it. Nothing was done.
+		 */
+		*d = (struct policy_decision){ .action = POLICY_DENY, .error = c->read_error,
+					       .line = d->line, .file = d->file,
+					       .path_consulted = true };
+}
+
+int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
+		   struct unotify_verdict *ret, void *userdata)
+{
+	struct enforcer *e = userdata;
+	struct enforce_call call = { .l = l, .req = req, .args = (const uint64_t *)req->data.args };
+	struct enforce_call *c = &call;
+	struct policy_decision d;
+	const char *verdict;
+
+	atomic_fetch_add(&e->notifications, 1);
+	if (!e->policy) {
+		/* No valid policy for this sandbox: fail closed. */
+		enforce_verdict_errno(ret, EPERM);
+		enforce_audit(e, c, "deny", NULL, ret);
+		atomic_fetch_add(&e->denials, 1);
+		return 0;
+	}
+	c->pc = policy_pathcall_find(req->data.nr);
+	c->family = enforce_family_find(req->data.nr);
+	if (c->family)
+		c->family->decode(c);
+	enforce_evaluate(e, c, &d);
+	verdict = enforce_verdict_from(c, &d, ret);
+	if (ret->kind == UNOTIFY_VERDICT_ERRNO)
+		atomic_fetch_add(&e->denials, 1);
+	enforce_audit(e, c, verdict, &d, ret);
+	enforce_release(c);
+	/*
+	 * The thread kept some of a target's credentials or root: nothing it
+	 * does can be trusted any more. The loop fails this call and stops,
+	 * and every later call fails closed.
+	 */
+	return c->broken ? -ENOTRECOVERABLE : 0;
+}

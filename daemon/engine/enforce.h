@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The decision engine shared by `unotify run` and unotifyd: turns a
+ * notification into a verdict by the policy, performs what must be performed
+ * in the supervisor (every call allowed after a decision on its memory:
+ * opens, the stat family, calls that change files, connect, bind, sendto,
+ * sendmsg; see enforce-call.h), writes the audit trail and keeps
+ * per-syscall statistics.
+ */
+#ifndef UNOTIFY_ENFORCE_H
+#define UNOTIFY_ENFORCE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/unotify.h"
+#include "policy/policy.h"
+#include "audit/audit.h"
+
+struct enforcer {
+	const struct policy *policy;   /* NULL: fail closed, every call gets EPERM */
+	const char *fail_reason;       /* why policy is NULL (logged once) */
+	struct audit *audit;           /* NULL: no audit trail */
+	const char *sandbox;           /* name in the audit trail, NULL for run */
+	void *user;                    /* the caller's own data */
+	/* Also gets every audit record, trail or not (run --record); NULL: none. */
+	void (*observe)(struct enforcer *e, const struct audit_record *r);
+	atomic_ullong notifications;
+	atomic_ullong denials;
+};
+
+/*
+ * unotify_decide_fn for the loop: userdata is a struct enforcer. Never
+ * fails open: an internal error denies the call.
+ */
+int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
+		   struct unotify_verdict *ret, void *userdata);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The listening socket: the one systemd passes (socket activation), or one we
+ * bind at --socket. Ours is created 0600 (umask around bind) and only then
+ * opened up to --socket-mode and --socket-group, so there is no moment where
+ * it is wider than configured. A stale socket file left by a crashed daemon is
+ * replaced; a live one is not.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "listen.h"
+#include "notify.h"
+
+/* An inherited fd must be a listening AF_UNIX stream socket. */
+static int listen_check_inherited(int fd)
+{
+	int domain = 0, type = 0, listening = 0;
+	socklen_t len = sizeof(int);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) < 0)
+		return negative_errno();
+	if (domain != AF_UNIX || type != SOCK_STREAM || !listening)
+		return -EPROTOTYPE;
+	return 0;
+}
+
+/* Creates the socket's directory (one level, 0755), as RuntimeDirectory= would. */
+static int listen_make_dir(const char *path)
+{
+	char copy[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	if (mkdir(dirname(copy), 0755) < 0 && errno != EEXIST)
+		return negative_errno();
+	return 0;
+}
+
+/* Removes a socket file nobody listens on any more; -EADDRINUSE if someone does. */
+static int listen_remove_stale(const struct sockaddr_un *sa)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (lstat(sa->sun_path, &st) < 0)
+		return errno == ENOENT ? 0 : negative_errno();
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return negative_errno();
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
+		return -EADDRINUSE;
+	if (errno != ECONNREFUSED)
+		return negative_errno();
+	if (unlink(sa->sun_path) < 0 && errno != ENOENT)
+		return negative_errno();
+	return 0;
+}
+
+static int listen_bind(const struct daemon_config *c, int *ret_fd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	_cleanup_close_ int fd = -1;
+	mode_t old;
+	int r;
+
+	if (strlen(c->socket_path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, c->socket_path);
+	r = listen_make_dir(c->socket_path);
+	if (r >= 0)
+		r = listen_remove_stale(&sa);
+	if (r < 0)
+		return r;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return negative_errno();
+	old = umask(0177);
+	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (r < 0)
+		return negative_errno();
+	if ((c->socket_gid != (gid_t)-1 && chown(sa.sun_path, (uid_t)-1, c->socket_gid) < 0) ||
+	    chmod(sa.sun_path, c->socket_mode) < 0 || listen(fd, SOMAXCONN) < 0) {
+		r = negative_errno();
+		unlink(sa.sun_path);
+		return r;
+	}
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
+{
+	int fd, r;
+
+	r = notify_listen_fds(&fd);
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		r = listen_check_inherited(fd);
+		if (r < 0) {
+			fd = safe_close(fd);
+			return r;
+		}
+		if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 ||
+		    fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+			r = negative_errno();
+			fd = safe_close(fd);
+			return r;
+		}
+		*ret_fd = fd;
+		*ret_activated = true;
+		return 0;
+	}
+	r = listen_bind(c, &fd);
+	if (r < 0)
+		return r;
+	*ret_fd = fd;
+	*ret_activated = false;
+	return 0;
+}
+
+void listen_close(const struct daemon_config *c, int fd, bool activated)
+{
+	if (fd >= 0)
+		fd = safe_close(fd);
+	/* An activated socket belongs to systemd, which keeps listening on it. */
+	if (!activated)
+		unlink(c->socket_path);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The daemon's own messages (startup, clients dropped, policies reloaded):
+ * one line each on stderr, written with a single write(2) so that lines from
+ * different threads never interleave. Under systemd, stderr is a journal
+ * stream and a "<N>" prefix gives each line its priority.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static bool log_journal_prefix;
+static bool log_verbose;
+
+void log_setup(bool journal_prefix, bool verbose)
+{
+	log_journal_prefix = journal_prefix;
+	log_verbose = verbose;
+}
+
+/* JOURNAL_STREAM=dev:ino names stderr when systemd connected it to the journal. */
+bool log_stderr_is_journal(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
+		return false;
+	if (fstat(STDERR_FILENO, &st) < 0)
+		return false;
+	return st.st_dev == dev && st.st_ino == ino;
+}
+
+bool log_under_systemd(void)
+{
+	return log_stderr_is_journal() || getenv("INVOCATION_ID");
+}
+
+static const char *log_level_word(int priority)
+{
+	switch (priority) {
+	case LOG_EMERG:
+	case LOG_ALERT:
+	case LOG_CRIT:
+	case LOG_ERR:
+		return "error: ";
+	case LOG_WARNING:
+		return "warning: ";
+	default:
+		return "";
+	}
+}
+
+void log_msg(int priority, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+	int n;
+
+	if (priority >= LOG_DEBUG && !log_verbose)
+		return;
+	if (log_journal_prefix)
+		n = snprintf(line, sizeof(line), "<%d>", priority);
+	else
+		n = snprintf(line, sizeof(line), "unotifyd: %s", log_level_word(priority));
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	if ((size_t)n >= sizeof(line) - 1)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	/* One write per line; a failing stderr has nowhere to be reported. */
+	if (write(STDERR_FILENO, line, n) < 0)
+		return;
+}
+
+const char *log_escape(const char *in, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	if (!in)
+		return "(none)";
+	for (; *in && o + 5 < size; in++) {
+		unsigned char c = *in;
+
+		if (isprint(c) && c != '\\')
+			buf[o++] = c;
+		else
+			o += snprintf(buf + o, size - o, "\\x%02x", c);
+	}
+	if (*in && o + 4 <= size) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}

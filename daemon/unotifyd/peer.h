@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Peers (peer.c): one thread per connection, checked by SO_PEERCRED, that
+ * reads one message and hands it to the handler of its kind.
+ */
+#ifndef UNOTIFYD_PEER_H
+#define UNOTIFYD_PEER_H
+
+#include <stdbool.h>
+#include <sys/socket.h>
+
+#include "daemon.h"
+
+/* The peer's credentials as it connected (SO_PEERCRED). */
+int peer_credentials(int fd, struct ucred *ret);
+/* Root, or a member of an --allow-group (primary, or supplementary by SO_PEERGROUPS)? */
+bool peer_allowed(const struct daemon_config *c, int fd, const struct ucred *cred);
+/* Hands an accepted, allowed connection to a new thread. Takes conn. */
+int peer_spawn(struct daemon *d, int conn, const struct ucred *cred);
+
+#endif

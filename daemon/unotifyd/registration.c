@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A registration: the container process state (protocol/oci-state.c) names
+ * the sandbox and, in listenerMetadata, its policy ("policy=NAME"; none:
+ * the default policy). An unknown or broken policy never fails open: the
+ * sandbox is supervised fail closed, every notified call denied, and the
+ * acknowledgement says so.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "log.h"
+#include "policies.h"
+#include "protocol/oci-state.h"
+#include "registration.h"
+#include "sandbox.h"
+
+/* Chooses the policy of a sandbox: metadata, else the default; never fails open. */
+static void registration_choose_policy(struct daemon *d, const struct oci_state *s, char *name,
+			      size_t size, struct sandbox_params *p, char *reason,
+			      size_t reason_size)
+{
+	struct policy_set *set;
+	char esc[96];
+
+	p->policy = NULL;
+	p->fail_reason = NULL;
+	if (s->metadata && s->metadata[0]) {
+		if (oci_metadata_policy(s->metadata, name, size) < 0) {
+			snprintf(name, size, "?");
+			snprintf(reason, reason_size, "metadata \"%s\" is not policy=NAME",
+				 log_escape(s->metadata, esc, sizeof(esc)));
+			p->fail_reason = reason;
+			return;
+		}
+	} else {
+		snprintf(name, size, "%s", d->config.default_policy);
+	}
+	set = daemon_policies(d);
+	if (policies_lookup(set, name, &p->policy) < 0) {
+		snprintf(reason, reason_size, "unknown policy '%s' (no %s/%s.policy)", name,
+			 d->config.policy_dir, name);
+		p->fail_reason = reason;
+	} else if (!p->policy->policy) {
+		snprintf(reason, reason_size, "policy '%s' is broken (%s)", name,
+			 p->policy->error ? p->policy->error : "see the daemon log");
+		p->fail_reason = reason;
+	}
+	policies_unref(set);
+}
+
+int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
+			struct proto_message *m)
+{
+	struct oci_state s;
+	struct sandbox_params p = { 0 };
+	char name[PROTO_POLICY_NAME_MAX + 2], reason[512], esc[OCI_ID_MAX * 4 + 8];
+	const char *why = NULL;
+	int fd, r;
+
+	r = oci_state_parse(m->json, m->fds, m->n_fds, &s, &why);
+	if (r < 0) {
+		why = why ? why : strerror(-r);
+		log_warning("client pid=%d uid=%u: dropped: %s", (int)cred->pid, cred->uid, why);
+		proto_reply_error(*conn, why);
+		return r;
+	}
+	/* Close the fds we do not use now: the sandbox may live for days. */
+	proto_message_release(m);
+	registration_choose_policy(d, &s, name, sizeof(name), &p, reason, sizeof(reason));
+	p.id = s.id;
+	p.pid = s.pid;
+	p.policy_name = name;
+	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s",
+		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,
+		 p.fail_reason ? ": FAIL CLOSED, " : "", p.fail_reason ? p.fail_reason : "");
+	fd = TAKE_FD(s.seccomp_fd);
+	r = sandbox_run(d, fd, &p, conn);
+	policy_entry_unref(p.policy);
+	oci_state_release(&s);
+	return r;
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One sandbox = one listener = one thread blocking in SECCOMP_IOCTL_NOTIF_RECV.
+ *
+ * With SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP the target's notification wakes the
+ * thread that sleeps in RECV on the target's CPU, and the reply from that same
+ * thread wakes the target back there: the pair ping-pongs on one CPU. A pool
+ * or an epoll loop would hand the notification to whichever thread is free,
+ * and the hint would be lost (docs/DAEMON.md has the measurement). The
+ * thread lives as long as the sandbox: unotify_supervise returns once no task
+ * uses the filter (POLLHUP), and everything is released here.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "lib/util.h"
+#include "log.h"
+#include "protocol/protocol.h"
+#include "engine/enforce.h"
+#include "sandbox.h"
+
+/*
+ * Round-trip histogram: exact below 16 ns, then 8 buckets per power of two
+ * (within 6%) up to 2^40 ns; 1.2 KiB per sandbox whatever its lifetime.
+ */
+#define LAT_SUB 8
+#define LAT_LINEAR 16
+#define LAT_MAX_EXP 40
+#define LAT_BUCKETS (LAT_LINEAR + (LAT_MAX_EXP - 4 + 1) * LAT_SUB)
+
+struct latency {
+	_Atomic uint32_t buckets[LAT_BUCKETS];
+	atomic_ullong count;
+};
+
+struct sandbox {
+	struct sandbox *next, *prev;
+	uint64_t serial;
+	char *id;
+	pid_t pid;
+	char *policy_name;
+	char *fail_reason;
+	bool sync;
+	uint64_t started_ns;
+	struct enforcer enforcer;
+	struct latency latency;
+};
+
+static size_t latency_index(uint64_t ns)
+{
+	int e;
+	size_t i;
+
+	if (ns < LAT_LINEAR)
+		return ns;
+	e = 63 - __builtin_clzll(ns);
+	i = LAT_LINEAR + (size_t)(e - 4) * LAT_SUB + ((ns >> (e - 3)) & (LAT_SUB - 1));
+	return i < LAT_BUCKETS ? i : LAT_BUCKETS - 1;
+}
+
+static uint64_t latency_value(size_t i)
+{
+	int e;
+	uint64_t low, width;
+
+	if (i < LAT_LINEAR)
+		return i;
+	e = 4 + (int)((i - LAT_LINEAR) / LAT_SUB);
+	width = 1ULL << (e - 3);
+	low = (LAT_SUB + (i - LAT_LINEAR) % LAT_SUB) * width;
+	return low + width / 2;
+}
+
+/* Only the sandbox's own thread writes: a relaxed load and store, no lock prefix. */
+static void latency_record(struct latency *l, uint64_t ns)
+{
+	_Atomic uint32_t *b = &l->buckets[latency_index(ns)];
+
+	atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	atomic_store_explicit(&l->count, atomic_load_explicit(&l->count, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/* The q-th percentile (0 < q <= 100), 0 without samples. */
+static uint64_t latency_percentile(const struct latency *l, unsigned int q)
+{
+	uint64_t total = 0, seen = 0, want;
+	uint32_t counts[LAT_BUCKETS];
+
+	for (size_t i = 0; i < LAT_BUCKETS; i++) {
+		counts[i] = atomic_load_explicit(&l->buckets[i], memory_order_relaxed);
+		total += counts[i];
+	}
+	if (total == 0)
+		return 0;
+	want = (total * q + 99) / 100;
+	for (size_t i = 0; i < LAT_BUCKETS; i++) {
+		seen += counts[i];
+		if (seen >= want)
+			return latency_value(i);
+	}
+	return latency_value(LAT_BUCKETS - 1);
+}
+
+static void sandbox_replied(const struct seccomp_notif *req, const struct unotify_verdict *verdict,
+			    int reply_result, uint64_t ns, void *userdata)
+{
+	struct enforcer *e = userdata;
+	struct sandbox *s = (struct sandbox *)((char *)e - offsetof(struct sandbox, enforcer));
+
+	latency_record(&s->latency, ns);
+}
+
+static void sandbox_free(struct sandbox *s)
+{
+	if (!s)
+		return;
+	free(s->id);
+	free(s->policy_name);
+	free(s->fail_reason);
+	free(s);
+}
+
+static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit *audit)
+{
+	struct sandbox *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->id = strdup(p->id);
+	s->policy_name = strdup(p->policy_name);
+	s->fail_reason = p->fail_reason ? strdup(p->fail_reason) : NULL;
+	if (!s->id || !s->policy_name || (p->fail_reason && !s->fail_reason)) {
+		sandbox_free(s);
+		return NULL;
+	}
+	s->pid = p->pid;
+	s->started_ns = daemon_now_ns();
+	s->enforcer.policy = p->policy && !p->fail_reason ? p->policy->policy : NULL;
+	s->enforcer.fail_reason = s->fail_reason;
+	s->enforcer.audit = audit;
+	s->enforcer.sandbox = s->id;
+	atomic_init(&s->enforcer.notifications, 0);
+	atomic_init(&s->enforcer.denials, 0);
+	return s;
+}
+
+static void sandbox_link(struct daemon *d, struct sandbox *s)
+{
+	pthread_mutex_lock(&d->lock);
+	s->serial = ++d->sandboxes_total;
+	s->next = d->sandboxes;
+	if (s->next)
+		s->next->prev = s;
+	d->sandboxes = s;
+	d->sandboxes_active++;
+	pthread_mutex_unlock(&d->lock);
+	atomic_fetch_add(&d->generation, 1);
+}
+
+static void sandbox_unlink(struct daemon *d, struct sandbox *s)
+{
+	pthread_mutex_lock(&d->lock);
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		d->sandboxes = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	d->sandboxes_active--;
+	pthread_mutex_unlock(&d->lock);
+	atomic_fetch_add(&d->generation, 1);
+}
+
+static void sandbox_ack(struct sandbox *s, int *conn)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o) {
+		json_object_object_add(o, "ok", json_object_new_boolean(true));
+		json_object_object_add(o, "sandbox", json_object_new_string(s->id));
+		json_object_object_add(o, "serial", json_object_new_int64((int64_t)s->serial));
+		json_object_object_add(o, "policy", json_object_new_string(s->policy_name));
+		if (s->fail_reason)
+			json_object_object_add(o, "fail_closed",
+					       json_object_new_string(s->fail_reason));
+		proto_reply(*conn, o);
+		json_object_put(o);
+	}
+	closep(conn);
+}
+
+/* Listener options and the thread's own fs context (impersonated opens). */
+static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listener *l)
+{
+	int r;
+
+	if (d->config.sync) {
+		r = unotify_listener_set_sync(l, true);
+		if (r < 0 && r != -EOPNOTSUPP)
+			log_warning("sandbox %s: same-CPU hand-off not set: %s", s->id,
+				    strerror(-r));
+	}
+	s->sync = unotify_listener_sync(l);
+	r = unotify_thread_init();
+	if (r < 0 && s->enforcer.policy) {
+		/* Without its own fs context the thread cannot impersonate: deny all. */
+		s->fail_reason = strdup("supervisor thread setup failed");
+		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "thread setup failed";
+		s->enforcer.policy = NULL;
+		log_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id,
+			  strerror(-r));
+	}
+}
+
+int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
+{
+	struct unotify_loop_ops ops = { .decide = enforce_decide, .replied = sandbox_replied };
+	unotify_listener *l = NULL;
+	struct sandbox *s;
+	char name[16];
+	int r;
+
+	s = sandbox_new(p, d->audit);
+	if (!s) {
+		listener_fd = safe_close(listener_fd);
+		proto_reply_error(*conn, "out of memory");
+		return -ENOMEM;
+	}
+	r = unotify_listener_new(listener_fd, &l);
+	if (r < 0) {
+		log_error("sandbox %s: listener not usable: %s", s->id, strerror(-r));
+		proto_reply_error(*conn, "listener not usable");
+		sandbox_free(s);
+		return r;
+	}
+	sandbox_prepare(d, s, l);
+	sandbox_link(d, s);
+	sandbox_ack(s, conn);
+	snprintf(name, sizeof(name), "sbx-%s", s->id);
+	pthread_setname_np(pthread_self(), name);
+	ops.userdata = &s->enforcer;
+	r = unotify_supervise(l, &ops, NULL);
+	if (r < 0)
+		log_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
+			  "(ENOSYS)",
+			  s->id, strerror(-r));
+	log_info("sandbox %s ended: %llu notifications, %llu denials", s->id,
+		 (unsigned long long)atomic_load(&s->enforcer.notifications),
+		 (unsigned long long)atomic_load(&s->enforcer.denials));
+	sandbox_unlink(d, s);
+	unotify_listener_free(l);
+	sandbox_free(s);
+	return r;
+}
+
+static struct json_object *sandbox_to_json(const struct sandbox *s, uint64_t now)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "id", json_object_new_string(s->id));
+	json_object_object_add(o, "serial", json_object_new_int64((int64_t)s->serial));
+	json_object_object_add(o, "pid", json_object_new_int(s->pid));
+	json_object_object_add(o, "policy", json_object_new_string(s->policy_name));
+	if (s->enforcer.fail_reason)
+		json_object_object_add(o, "fail_closed",
+				       json_object_new_string(s->enforcer.fail_reason));
+	json_object_object_add(o, "sync", json_object_new_boolean(s->sync));
+	json_object_object_add(
+		o, "notifications",
+		json_object_new_int64((int64_t)atomic_load(&s->enforcer.notifications)));
+	json_object_object_add(o, "denials",
+			       json_object_new_int64((int64_t)atomic_load(&s->enforcer.denials)));
+	json_object_object_add(o, "p50_ns",
+			       json_object_new_int64((int64_t)latency_percentile(&s->latency, 50)));
+	json_object_object_add(o, "p99_ns",
+			       json_object_new_int64((int64_t)latency_percentile(&s->latency, 99)));
+	json_object_object_add(o, "uptime_s", json_object_new_double((now - s->started_ns) / 1e9));
+	return o;
+}
+
+struct json_object *sandboxes_to_json(struct daemon *d)
+{
+	struct json_object *arr = json_object_new_array();
+	uint64_t now = daemon_now_ns();
+
+	if (!arr)
+		return NULL;
+	pthread_mutex_lock(&d->lock);
+	for (struct sandbox *s = d->sandboxes; s; s = s->next) {
+		struct json_object *o = sandbox_to_json(s, now);
+
+		if (o)
+			json_object_array_add(arr, o);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return arr;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sandboxes (sandbox.c): one listener, one supervising thread, until its
+ * last task is gone.
+ */
+#ifndef UNOTIFYD_SANDBOX_H
+#define UNOTIFYD_SANDBOX_H
+
+#include <sys/types.h>
+
+#include "daemon.h"
+#include "policies.h"
+
+struct json_object;
+
+struct sandbox_params {
+	const char *id;
+	pid_t pid;
+	const char *policy_name;
+	struct policy_entry *policy;   /* referenced, NULL: fail closed */
+	const char *fail_reason;
+};
+
+/*
+ * Registers a sandbox around listener_fd (taken), acknowledges it on *conn
+ * and closes that (leaving -1), then supervises it in the calling thread
+ * until its last task is gone. Returns 0 then, or -errno.
+ */
+int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn);
+/* [{"id":..., "pid":..., ...}] of the sandboxes alive, under d->lock. */
+struct json_object *sandboxes_to_json(struct daemon *d);
+
+#endif

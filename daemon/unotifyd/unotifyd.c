@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * unotifyd: supervises many sandboxes at once, for `unotify run --daemon` and
+ * for containers whose OCI seccomp profile names its socket as listenerPath.
+ *
+ * The main thread: options, policies, the socket, hardening, readiness, then
+ * a poll loop over the socket (accept, check the peer, hand the connection to
+ * a thread), signals (SIGHUP reloads, SIGTERM/SIGINT stop) and the watchdog.
+ * Only main() exits.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "harden.h"
+#include "lib/util.h"
+#include "listen.h"
+#include "log.h"
+#include "notify.h"
+#include "peer.h"
+#include "policies.h"
+#include "protocol/protocol.h"
+
+#define STATUS_TICK_MS 1000
+#define CONTINUE (-1) /* from the start-up steps: no exit code yet */
+#define ACCEPT_PAUSE_MS 100
+
+static struct daemon daemon_state;
+
+uint64_t daemon_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct policy_set *daemon_policies(struct daemon *d)
+{
+	struct policy_set *s;
+
+	pthread_mutex_lock(&d->lock);
+	s = d->policies ? policies_ref(d->policies) : NULL;
+	pthread_mutex_unlock(&d->lock);
+	return s;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: unotifyd [OPTIONS]\n"
+		"Supervise seccomp user notifications for many sandboxes (OCI listenerPath).\n\n"
+		"  --socket PATH          listen here (default %s)\n"
+		"  --socket-mode MODE     octal mode of the socket (default 0660)\n"
+		"  --socket-group GROUP   group of the socket (default: the first --allow-group)\n"
+		"  --allow-group GROUP    may register and query (repeatable; root always may)\n"
+		"  --policy-dir DIR       NAME.policy files (default %s)\n"
+		"  --default-policy NAME  policy when there is no metadata (default \"default\")\n"
+		"  --log FILE             audit trail to FILE (default: the journal under\n"
+		"                         systemd, else stderr)\n"
+		"  --log-format FORMAT    text, json or journal\n"
+		"  --audit-sync           write each audit record before replying (slower;\n"
+		"                         default: a writer thread, within 5 ms)\n"
+		"  --no-sync              do not use the same-CPU hand-off (SYNC_WAKE_UP)\n"
+		"  --client-timeout MS    drop clients silent for MS milliseconds (default %d)\n"
+		"  --seccomp-default ACT  the daemon's own filter: errno (default) or kill\n"
+		"  --no-harden            keep capabilities, no seccomp filter (debugging only)\n"
+		"  -t, --check            load the policies, report, exit (1 if one is broken)\n"
+		"  -v, --verbose          debug messages\n"
+		"  -h, --help, -V, --version\n",
+		PROTO_SOCKET_DEFAULT, PROTO_POLICY_DIR_DEFAULT, DAEMON_CLIENT_TIMEOUT_MS);
+}
+
+static int parse_group(const char *s, gid_t *ret)
+{
+	struct group *g = getgrnam(s);
+	char *end;
+	long v;
+
+	if (g) {
+		*ret = g->gr_gid;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0)
+		return -EINVAL;
+	*ret = (gid_t)v;
+	return 0;
+}
+
+enum {
+	OPT_SOCKET = 256, OPT_SOCKET_MODE, OPT_SOCKET_GROUP, OPT_ALLOW_GROUP, OPT_POLICY_DIR,
+	OPT_DEFAULT_POLICY, OPT_LOG, OPT_LOG_FORMAT, OPT_NO_SYNC, OPT_CLIENT_TIMEOUT,
+	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC,
+};
+
+static const struct option options[] = {
+	{ "socket", required_argument, NULL, OPT_SOCKET },
+	{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
+	{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
+	{ "allow-group", required_argument, NULL, OPT_ALLOW_GROUP },
+	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "default-policy", required_argument, NULL, OPT_DEFAULT_POLICY },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
+	{ "client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT },
+	{ "seccomp-default", required_argument, NULL, OPT_SECCOMP_DEFAULT },
+	{ "no-harden", no_argument, NULL, OPT_NO_HARDEN },
+	{ "audit-sync", no_argument, NULL, OPT_AUDIT_SYNC },
+	{ "check", no_argument, NULL, 't' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+static const char *option_name(int val)
+{
+	for (const struct option *o = options; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+struct cli {
+	bool check;
+	bool verbose;
+	bool socket_group_set;
+};
+
+/* One option into the configuration; -EINVAL with a message on a bad value. */
+static int parse_one(int opt, const char *arg, struct daemon_config *c, struct cli *cli)
+{
+	char *end;
+	long v;
+
+	switch (opt) {
+	case OPT_SOCKET: c->socket_path = arg; return 0;
+	case OPT_POLICY_DIR: c->policy_dir = arg; return 0;
+	case OPT_LOG: c->log_path = arg; return 0;
+	case OPT_NO_SYNC: c->sync = false; return 0;
+	case OPT_NO_HARDEN: c->harden = false; return 0;
+	case OPT_AUDIT_SYNC: c->audit_sync = true; return 0;
+	case 't': cli->check = true; return 0;
+	case 'v': cli->verbose = true; return 0;
+	case OPT_SOCKET_MODE:
+		v = strtol(arg, &end, 8);
+		if (*end || end == arg || v < 0 || v > 0777)
+			break;
+		c->socket_mode = (mode_t)v;
+		return 0;
+	case OPT_SOCKET_GROUP:
+		cli->socket_group_set = true;
+		return parse_group(arg, &c->socket_gid) < 0 ? -EINVAL : 0;
+	case OPT_ALLOW_GROUP:
+		if (c->n_allow_gids == ARRAY_SIZE(c->allow_gids) ||
+		    parse_group(arg, &c->allow_gids[c->n_allow_gids]) < 0)
+			break;
+		c->n_allow_gids++;
+		return 0;
+	case OPT_DEFAULT_POLICY:
+		if (!proto_policy_name_valid(arg))
+			break;
+		c->default_policy = arg;
+		return 0;
+	case OPT_LOG_FORMAT:
+		c->log_format_set = true;
+		return audit_format_parse(arg, &c->log_format) < 0 ? -EINVAL : 0;
+	case OPT_CLIENT_TIMEOUT:
+		v = strtol(arg, &end, 10);
+		if (*end || end == arg || v < 10 || v > 600000)
+			break;
+		c->client_timeout_ms = (int)v;
+		return 0;
+	case OPT_SECCOMP_DEFAULT:
+		if (strcmp(arg, "kill") != 0 && strcmp(arg, "errno") != 0)
+			break;
+		c->seccomp_kill = strcmp(arg, "kill") == 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* CONTINUE to go on, or the exit code. */
+static int parse_args(int argc, char **argv, struct daemon_config *c, struct cli *cli)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "tvhV", options, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			return EXIT_SUCCESS;
+		}
+		if (opt == 'V') {
+			printf("unotifyd %s\n", PACKAGE_VERSION);
+			return EXIT_SUCCESS;
+		}
+		if (opt == '?' || parse_one(opt, optarg, c, cli) < 0) {
+			if (opt != '?')
+				fprintf(stderr, "unotifyd: invalid value for --%s: '%s'\n",
+					option_name(opt), optarg);
+			fprintf(stderr, "Try 'unotifyd --help'.\n");
+			return EXIT_FAILURE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unotifyd: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_FAILURE;
+	}
+	if (!cli->socket_group_set && c->n_allow_gids > 0)
+		c->socket_gid = c->allow_gids[0];
+	return CONTINUE;
+}
+
+/* Daemons serve many clients: take the hard limit of open files (1 fd per sandbox). */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int open_audit(struct daemon *d)
+{
+	struct daemon_config *c = &d->config;
+	enum audit_format f = c->log_format;
+	int r;
+
+	if (!c->log_format_set && !c->log_path && log_under_systemd())
+		f = AUDIT_JOURNAL;
+	r = audit_open(c->log_path, f, &d->audit);
+	if (r < 0 && f == AUDIT_JOURNAL && !c->log_path) {
+		log_warning("journal not available (%s): audit trail on stderr", strerror(-r));
+		r = audit_open(NULL, AUDIT_TEXT, &d->audit);
+	}
+	if (r < 0) {
+		log_error("cannot open the audit trail %s: %s",
+			  c->log_path ? c->log_path : "(stderr)", strerror(-r));
+		return r;
+	}
+	/* Off the round trip: the supervising threads only copy their line. */
+	if (!c->audit_sync && (r = audit_set_async(d->audit)) < 0)
+		log_error("cannot start the audit writer: %s", strerror(-r));
+	return r;
+}
+
+static void send_status(struct daemon *d)
+{
+	struct policy_set *set = daemon_policies(d);
+	size_t n, broken, active;
+	uint64_t total;
+
+	n = policies_count(set, &broken);
+	policies_unref(set);
+	pthread_mutex_lock(&d->lock);
+	active = d->sandboxes_active;
+	total = d->sandboxes_total;
+	pthread_mutex_unlock(&d->lock);
+	notify_status("%zu sandboxes (%llu since start), %zu policies (%zu broken), "
+		      "%llu clients rejected", active, (unsigned long long)total, n, broken,
+		      (unsigned long long)atomic_load(&d->rejected));
+}
+
+static bool policies_has(const struct policy_set *s, const char *name)
+{
+	struct policy_entry *e;
+
+	if (policies_lookup(s, name, &e) < 0)
+		return false;
+	policy_entry_unref(e);
+	return true;
+}
+
+/* Loads the policy directory; at start (old NULL) a failure is fatal, on reload not. */
+static int load_policies(struct daemon *d)
+{
+	struct policy_set *old = daemon_policies(d), *fresh = NULL;
+	size_t n, broken;
+	int r;
+
+	r = policies_load(d->config.policy_dir, old, &fresh);
+	policies_unref(old);
+	if (r < 0) {
+		log_error("cannot read the policy directory %s: %s%s", d->config.policy_dir,
+			  strerror(-r), old ? " (keeping the policies loaded before)" : "");
+		return r;
+	}
+	pthread_mutex_lock(&d->lock);
+	old = d->policies;
+	d->policies = fresh;
+	pthread_mutex_unlock(&d->lock);
+	policies_unref(old);
+	n = policies_count(fresh, &broken);
+	log_info("%zu policies loaded from %s, %d broken", n, d->config.policy_dir, r);
+	if (!policies_has(fresh, d->config.default_policy))
+		log_warning(
+			"no default policy %s/%s.policy: sandboxes without metadata fail closed",
+			d->config.policy_dir, d->config.default_policy);
+	atomic_fetch_add(&d->generation, 1);
+	return r;
+}
+
+/* Accepts every waiting connection (up to the pending limit) and hands each to a thread. */
+static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_until)
+{
+	while (atomic_load(&d->pending) < DAEMON_MAX_PENDING) {
+		struct ucred cred;
+		int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		int r;
+
+		if (conn < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			    errno == ENOMEM) {
+				log_error("accept: %s: pausing %d ms", strerror(errno),
+					  ACCEPT_PAUSE_MS);
+				*pause_until = daemon_now_ns() + ACCEPT_PAUSE_MS * 1000000ULL;
+			}
+			return;
+		}
+		atomic_fetch_add(&d->connections, 1);
+		r = peer_credentials(conn, &cred);
+		if (r < 0) {
+			log_warning("client refused: no credentials: %s", strerror(-r));
+			conn = safe_close(conn);
+			continue;
+		}
+		if (!peer_allowed(&d->config, conn, &cred)) {
+			log_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid, cred.uid,
+				    "not root nor in an --allow-group");
+			atomic_fetch_add(&d->rejected, 1);
+			proto_reply_error(conn, "permission denied");
+			conn = safe_close(conn);
+			continue;
+		}
+		r = peer_spawn(d, conn, &cred);
+		if (r < 0)
+			log_error("client pid=%d: no thread for it: %s", (int)cred.pid,
+				  strerror(-r));
+	}
+}
+
+static int signals_setup(void)
+{
+	sigset_t mask;
+	int fd;
+
+	/* Blocked here, before any thread, so every thread inherits the mask. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	signal(SIGPIPE, SIG_IGN);
+	if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0)
+		return -EINVAL;
+	fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	return fd < 0 ? negative_errno() : fd;
+}
+
+/* The signal that arrived: SIGHUP reloads here; the stop signals are returned. */
+static int signals_handle(struct daemon *d, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGHUP)
+			return (int)si.ssi_signo;
+		log_info("SIGHUP: reloading policies from %s", d->config.policy_dir);
+		notify_reloading();
+		load_policies(d);
+		notify_ready();
+		send_status(d);
+	}
+	return 0;
+}
+
+static int main_loop(struct daemon *d, int listen_fd, int sfd)
+{
+	uint64_t wd_interval = notify_watchdog_interval_usec() * 1000ULL, next_wd = 0;
+	uint64_t pause_until = 0;
+	unsigned int shown = atomic_load(&d->generation) - 1;
+
+	for (;;) {
+		uint64_t now = daemon_now_ns();
+		bool accepting =
+			atomic_load(&d->pending) < DAEMON_MAX_PENDING && now >= pause_until;
+		struct pollfd p[2] = {
+			{ .fd = accepting ? listen_fd : -1, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		int timeout = accepting ? STATUS_TICK_MS : ACCEPT_PAUSE_MS / 2, sig;
+
+		if (wd_interval && now >= next_wd) {
+			notify_watchdog();
+			next_wd = now + wd_interval;
+		}
+		if (wd_interval && (next_wd - now) / 1000000 < (uint64_t)timeout)
+			timeout = (int)((next_wd - now) / 1000000) + 1;
+		if (atomic_load(&d->generation) != shown) {
+			shown = atomic_load(&d->generation);
+			send_status(d);
+		}
+		if (poll(p, 2, timeout) < 0 && errno != EINTR)
+			return negative_errno();
+		if (p[1].revents & POLLIN) {
+			sig = signals_handle(d, sfd);
+			if (sig)
+				return sig;
+		}
+		if (p[0].revents & POLLIN)
+			accept_clients(d, listen_fd, &pause_until);
+	}
+}
+
+/* SIGTERM/SIGINT: stop accepting, tell systemd, say what happens to the sandboxes. */
+static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int sig)
+{
+	size_t active;
+
+	notify_stopping();
+	listen_close(&d->config, listen_fd, activated);
+	pthread_mutex_lock(&d->lock);
+	active = d->sandboxes_active;
+	pthread_mutex_unlock(&d->lock);
+	if (active == 0 && atomic_load(&d->pending) == 0) {
+		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
+		audit_close(d->audit);
+		policies_unref(d->policies);
+		return;
+	}
+	/*
+	 * Supervising threads are blocked in RECV and cannot be woken; the
+	 * process exit closes their listeners, and the kernel then fails every
+	 * intercepted call of those sandboxes with ENOSYS: fail closed. Nothing
+	 * shared is freed here, since those threads still use it until the exit.
+	 */
+	log_warning("%s: stopping with %zu sandboxes supervised: their intercepted calls now fail "
+		    "with ENOSYS (fail closed)", strsignal(sig), active);
+}
+
+static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
+{
+	struct daemon_config *c = &d->config;
+	int r;
+
+	*c = (struct daemon_config){
+		.socket_path = PROTO_SOCKET_DEFAULT,
+		.socket_mode = 0660,
+		.socket_gid = (gid_t)-1,
+		.policy_dir = PROTO_POLICY_DIR_DEFAULT,
+		.default_policy = "default",
+		.log_format = AUDIT_TEXT,
+		.sync = true,
+		.harden = true,
+		.client_timeout_ms = DAEMON_CLIENT_TIMEOUT_MS,
+	};
+	r = parse_args(argc, argv, c, cli);
+	if (r != CONTINUE)
+		return r;
+	log_setup(log_stderr_is_journal(), cli->verbose);
+	pthread_mutex_init(&d->lock, NULL);
+	d->started_ns = daemon_now_ns();
+	r = unotify_features_probe(&d->features);
+	if (r < 0 || !d->features.user_notif) {
+		log_error("this kernel has no seccomp user notification");
+		return EXIT_FAILURE;
+	}
+	if (c->sync && !d->features.sync_wake_up)
+		log_warning("kernel %s has no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: "
+			    "supervising without the same-CPU hand-off",
+			    d->features.kernel_release);
+	r = load_policies(d);
+	if (cli->check)
+		return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return r < 0 ? EXIT_FAILURE : CONTINUE;
+}
+
+int main(int argc, char **argv)
+{
+	struct daemon *d = &daemon_state;
+	struct cli cli = { 0 };
+	int listen_fd = -1, sfd, r;
+	bool activated = false;
+
+	r = daemon_init(d, &cli, argc, argv);
+	if (r != CONTINUE)
+		return r;
+	raise_nofile();
+	if (open_audit(d) < 0)
+		return EXIT_FAILURE;
+	sfd = signals_setup();
+	if (sfd < 0) {
+		log_error("signals: %s", strerror(-sfd));
+		return EXIT_FAILURE;
+	}
+	r = listen_open(&d->config, &listen_fd, &activated);
+	if (r < 0) {
+		log_error("cannot listen on %s: %s", d->config.socket_path,
+			  r == -EADDRINUSE ? "another daemon is listening there" : strerror(-r));
+		return EXIT_FAILURE;
+	}
+	/* libunotify keeps one /proc fd for the process: open it before hardening. */
+	r = unotify_thread_init();
+	if (r < 0)
+		log_warning("preparing /proc for impersonation: %s", strerror(-r));
+	if (d->config.harden && harden_apply(d->config.seccomp_kill) < 0) {
+		listen_close(&d->config, listen_fd, activated);
+		return EXIT_FAILURE;
+	}
+	log_info("listening on %s%s; same-CPU hand-off %s; %s",
+		 activated ? "(socket activation) " : "", d->config.socket_path,
+		 d->config.sync && d->features.sync_wake_up ? "on" : "off",
+		 d->config.harden ? "hardened" : "NOT hardened (--no-harden)");
+	notify_ready();
+	r = main_loop(d, listen_fd, sfd);
+	if (r < 0) {
+		log_error("main loop: %s", strerror(-r));
+		listen_close(&d->config, listen_fd, activated);
+		return EXIT_FAILURE;
+	}
+	shutdown_daemon(d, listen_fd, activated, r);
+	sfd = safe_close(sfd);
+	return EXIT_SUCCESS;
+}

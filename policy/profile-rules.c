@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * An OCI profile's entries as first-match rules, with the outcome runc and
+ * libseccomp give them.
+ *
+ * In a profile the entries are a set, not a list: libseccomp merges them
+ * per syscall, and an entry without args matches every call of its
+ * syscalls whatever conditional entries say (its chain is shorter). So,
+ * per syscall: the first applicable entry without args decides it (later
+ * ones are dropped), and only when there is none do the conditional
+ * entries apply, in profile order (profiles use them with one action per
+ * syscall; where two overlap with different actions, the first wins).
+ * An SCMP_ACT_NOTIFY entry gives no rule: its calls go on to the rules
+ * after the include, then the default (still deciding its syscalls when
+ * it has no args, as above).
+ * Entries with the default's own action are dropped, as runc drops them
+ * (libseccomp refuses such a rule), so that they cannot shadow the
+ * conditional entries of their syscalls. Rules come out unconditional
+ * entries first: an unconditional rule and a conditional one never share
+ * a syscall, so the order between them does not matter.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "policy/profile.h"
+
+static bool profile_action_equal(const struct profile_action *a, const struct profile_action *b)
+{
+	return a->skip == b->skip && a->action == b->action && a->error == b->error &&
+	       a->value == b->value;
+}
+
+static int profile_rule_conds(struct policy_rule *r, const struct profile_entry *e)
+{
+	if (!e->n_conds)
+		return 0;
+	r->conds = calloc(e->n_conds, sizeof(*r->conds));
+	r->cond_words = calloc(e->n_conds, sizeof(char *));
+	if (!r->conds || !r->cond_words)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->n_conds; i++) {
+		r->conds[i] = e->conds[i];
+		r->conds[i].text = strdup(e->conds[i].text);
+		r->cond_words[i] = strdup(e->conds[i].text);
+		r->n_conds = i + 1;
+		r->n_cond_words = i + 1;
+		if (!r->conds[i].text || !r->cond_words[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The entry's syscalls not decided yet become one rule; decided marks those it decides. */
+static int profile_emit_entry(struct parser *ps, const struct profile_entry *e, bool *decided)
+{
+	struct policy_rule r = {
+		.file = ps->file,
+		.line = (int)e->index + 1,
+		.action = e->act.action,
+		.error = e->act.error,
+		.value = e->act.value,
+		.generated = true,
+	};
+	int err = 0;
+
+	for (size_t i = 0; i < e->n_nrs && err == 0; i++) {
+		const char *name = policy_syscall_name(e->nrs[i]);
+
+		if (decided[e->nrs[i]])
+			continue;
+		err = rule_add_syscall(&r, e->nrs[i], 0, ENTRY_DIRECT);
+		if (err == 0 && r.n_words < r.n_syscalls) {
+			char **w = reallocarray(r.words, r.n_words + 1, sizeof(char *));
+
+			if (!w || !(w[r.n_words] = strdup(name ? name : "?")))
+				err = -ENOMEM;
+			if (w)
+				r.words = w;
+			if (err == 0)
+				r.n_words++;
+		}
+	}
+	if (err == 0 && r.n_syscalls)
+		err = profile_rule_conds(&r, e);
+	if (err == 0 && r.n_syscalls) {
+		for (size_t i = 0; i < r.n_syscalls && !e->n_conds; i++)
+			decided[r.syscalls[i]] = true;
+		err = policy_push_rule(ps->p, &r);
+	}
+	rule_free(&r);
+	return err;
+}
+
+int profile_emit(struct parser *ps, struct profile_entry *entries, size_t n, const struct profile_action *def)
+{
+	_cleanup_free_ bool *decided = calloc(POLICY_NR_MAX, sizeof(bool));
+	int err = 0;
+
+	if (!decided)
+		return -ENOMEM;
+	for (int pass = 0; pass < 2 && err == 0; pass++)
+		for (size_t i = 0; i < n && err == 0; i++) {
+			const struct profile_entry *e = &entries[i];
+
+			if ((pass == 0) != (e->n_conds == 0))
+				continue;
+			if (def && profile_action_equal(&e->act, def))
+				continue;
+			if (e->act.skip) {
+				/* Sent to the supervisor: the rules after the include decide. */
+				for (size_t k = 0; k < e->n_nrs && !e->n_conds; k++)
+					decided[e->nrs[k]] = true;
+				continue;
+			}
+			err = profile_emit_entry(ps, e, decided);
+		}
+	return err;
+}

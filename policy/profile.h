@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Private to profile.c and profile-rules.c: an OCI seccomp profile between JSON and rules. */
+#ifndef UNOTIFY_POLICY_PROFILE_H
+#define UNOTIFY_POLICY_PROFILE_H
+
+#include "policy/internal.h"
+
+/* An SCMP_ACT_* as a rule's outcome; skip: SCMP_ACT_NOTIFY, left to the rules that follow. */
+struct profile_action {
+	enum policy_action action;
+	int error;
+	int64_t value;
+	bool skip;
+};
+
+/* One entry of syscalls[] that applies to the target (includes/excludes held). */
+struct profile_entry {
+	size_t index; /* in syscalls[], from 0 */
+	int *nrs;
+	size_t n_nrs;
+	struct profile_action act;
+	struct policy_cond *conds;
+	size_t n_conds;
+};
+
+void profile_entry_free(struct profile_entry *e);
+/* Turns the entries into first-match rules where the profile is included (profile-rules.c). */
+int profile_emit(struct parser *ps, struct profile_entry *entries, size_t n,
+	     const struct profile_action *def);
+
+#endif
