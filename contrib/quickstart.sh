@@ -56,7 +56,7 @@ configure_build() {
 
 run_demo() {
 	install_deps $build_pkgs
-	configure_build build --enable-werror
+	configure_build build --enable-werror --enable-debug
 	audit=$(mktemp)
 	trap 'rm -f "$audit"' EXIT
 	say "running contrib/demo/demo.sh under contrib/policies/demo.policy"
@@ -72,12 +72,12 @@ run_check() {
 	install_deps $build_pkgs $test_pkgs
 	autoreconf -fi >/dev/null 2>&1
 	status=0
-	configure_build build --enable-werror
+	configure_build build --enable-werror --enable-debug
 	(cd build && make -s -j"$jobs" check) || status=1
 	builds=build
 	if [ "${UNOTIFY_SKIP_SANITIZERS:-0}" != 1 ]; then
 		say "the same suite again, built with ASan and UBSan"
-		configure_build build-sanitizers --enable-werror --enable-sanitizers
+		configure_build build-sanitizers --enable-werror --enable-debug --enable-sanitizers
 		(cd build-sanitizers && make -s -j"$jobs" check) || status=1
 		builds="build build-sanitizers"
 	else
