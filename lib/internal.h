@@ -34,6 +34,13 @@
 #error "unknown architecture: add its AUDIT_ARCH_* to lib/internal.h"
 #endif
 
+/* Where a directory is: the kernel compares (mount, dentry); we compare what statx tells. */
+struct target_fid {
+	dev_t dev;
+	ino_t ino;
+	uint64_t mnt;
+};
+
 /* Replies are built on the stack (thread-safe); the kernel's struct must fit. */
 #define LISTENER_RESP_MAX 128
 
@@ -49,7 +56,15 @@ struct unotify_listener {
 	struct seccomp_notif *req;       /* receive buffer, sizes.seccomp_notif bytes, zeroed per RECV */
 	bool sync;                       /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP currently set */
 	bool sync_unsupported;           /* SET_FLAGS answered EINVAL/ENOTTY: never retried */
+	/*
+	 * The sandbox's root, O_PATH, owned: names are relative to it. Ours
+	 * when the listener was made, until unotify_listener_set_root().
+	 * Written before supervision starts, read by every deciding thread.
+	 */
+	int root_fd;
+	struct target_fid root;
 };
+
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);

@@ -8,9 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +48,52 @@ static int listener_get_sizes(struct seccomp_notif_sizes *ret)
 	return 0;
 }
 
+/* A directory's identity as target.c compares them (statx: device, inode, mount). */
+static int listener_root_fid(int fd, struct target_fid *ret)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
+		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx) < 0)
+		return negative_errno();
+	if (!S_ISDIR(stx.stx_mode))
+		return -ENOTDIR;
+	*ret = (struct target_fid){
+		.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor),
+		.ino = stx.stx_ino,
+		.mnt = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0,
+	};
+	return 0;
+}
+
+int unotify_listener_set_root(unotify_listener *l, int rootfd)
+{
+	_cleanup_close_ int owned = rootfd;
+	struct target_fid fid;
+	int r;
+
+	if (!l || rootfd < 0)
+		return -EINVAL;
+	r = listener_root_fid(rootfd, &fid);
+	if (r < 0)
+		return r;
+	l->root_fd = safe_close(l->root_fd);
+	l->root_fd = TAKE_FD(owned);
+	l->root = fid;
+	return 0;
+}
+
+/*
+ * A process that holds a listener is a supervisor: nobody of its uid may
+ * read or write its memory, take its descriptors (the listener) or trace
+ * it without CAP_SYS_PTRACE (the kernel's ptrace checks require it for
+ * non-dumpable processes). Once per process; exec gives a program its own.
+ */
+static void listener_harden_process(void)
+{
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int unotify_listener_new(int fd, unotify_listener **ret)
 {
 	_cleanup_close_ int owned = fd;
@@ -53,15 +102,23 @@ int unotify_listener_new(int fd, unotify_listener **ret)
 
 	if (fd < 0)
 		return -EBADF;
+	listener_harden_process();
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
+	l->root_fd = -1;
 	r = listener_get_sizes(&l->sizes);
 	if (r < 0)
 		return r;
 	l->req = calloc(1, l->sizes.seccomp_notif);
 	if (!l->req)
 		return -ENOMEM;
+	/* Until told otherwise, names are relative to our own root. */
+	r = unotify_listener_set_root(l, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+	if (r < 0) {
+		free(l->req);
+		return r;
+	}
 	l->fd = TAKE_FD(owned);
 	*ret = steal_pointer(&l);
 	return 0;
@@ -71,6 +128,7 @@ int listener_release_fd(struct unotify_listener *l)
 {
 	int fd = TAKE_FD(l->fd);
 
+	l->root_fd = safe_close(l->root_fd);
 	free(l->req);
 	free(l);
 	return fd;

@@ -46,8 +46,35 @@ int unotify_features_get(const struct unotify_features *f, size_t n, const char 
 
 typedef struct unotify_listener unotify_listener;
 
-/* Adopts fd (closed by unotify_listener_free, also on failure of this call). */
+/*
+ * Adopts fd (closed by unotify_listener_free, also on failure of this call).
+ * The calling process becomes non-dumpable (PR_SET_DUMPABLE 0): a process
+ * of the same uid then needs CAP_SYS_PTRACE to read its memory, take its
+ * descriptors or trace it.
+ */
 int unotify_listener_new(int fd, unotify_listener **ret);
+/*
+ * The sandbox's root (an O_PATH directory fd, taken): every name the
+ * policy sees (unotify_open_plan.path, unotify_path.path) is relative to
+ * it, whatever root the target has since moved to, and a file that has no
+ * name there (another mount namespace, outside that root, deleted) is
+ * marked unnamed. Set it before the first notification is decided, from
+ * unotify_root_open(). Until then: the root of
+ * the process that made the listener.
+ */
+int unotify_listener_set_root(unotify_listener *l, int rootfd);
+/*
+ * The root directory of the process pidfd refers to, as an O_PATH fd, in
+ * its mount namespace. -ESRCH when the process has exited (its pid may
+ * name another process by now: nothing of it is returned).
+ */
+int unotify_root_open(int pidfd, int *ret_rootfd);
+/*
+ * 1 when the process pidfd refers to is in our pid namespace (it can name
+ * us, our threads and every process we can name: kill, ptrace, pidfd_open,
+ * /proc), 0 when it is in a namespace of its own below ours, -errno.
+ */
+int unotify_pidns_shared(int pidfd);
 void unotify_listener_free(unotify_listener *l);
 int unotify_listener_fd(const unotify_listener *l);
 
@@ -260,6 +287,13 @@ struct unotify_open_plan {
 	char path[4096];
 	int error;          /* errno the target's own open would get while resolving, or 0 */
 	bool creates;       /* the file does not exist yet and O_CREAT will create it */
+	/*
+	 * path is not a name the file has under the sandbox's pinned root (it
+	 * is in another mount namespace or outside that root, or was replaced
+	 * or deleted while we looked): never match it against a path rule;
+	 * fail closed (EACCES) when one would be consulted.
+	 */
+	bool unnamed;
 	/* private to lib/ */
 	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating */
 	char base[256];     /* last component when creating */
@@ -374,6 +408,7 @@ struct unotify_path {
 	char path[4096];
 	int error;             /* errno the target's own lookup fails with, or 0 */
 	mode_t type;           /* S_IFMT of the file (0 for UNOTIFY_WALK_PARENT) */
+	bool unnamed;          /* as in struct unotify_open_plan: never match path as a path */
 	/* private to lib/ */
 	int fd;                /* O_PATH: the file, or the parent directory */
 	char name[258];        /* UNOTIFY_WALK_PARENT: the last component, "/" kept if it had one */

@@ -111,6 +111,8 @@ static const int harden_syscalls[] = {
 	SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid),
 	SCMP_SYS(getgroups), SCMP_SYS(capget), SCMP_SYS(capset), SCMP_SYS(chroot),
 	SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask),
+	/* procfs owners (lib/procfs.c): is that task a helper sharing our memory? */
+	SCMP_SYS(kcmp),
 };
 
 /* ioctl: the seccomp notification calls and the isatty() probe of stdio. */
@@ -122,6 +124,8 @@ static const unsigned long harden_ioctls[] = {
 	SECCOMP_IOCTL_NOTIF_ADDFD,
 	SECCOMP_IOCTL_NOTIF_SET_FLAGS,
 	TCGETS,
+	/* A procfs instance of another pid namespace: where the target is there (lib/procfs.c). */
+	NS_GET_PARENT,
 };
 
 /*
