@@ -177,11 +177,22 @@ bool unotify_listener_sync(const unotify_listener *l)
 }
 
 /* POLLHUP on the listener: no task uses the filter any more (5.8+). */
-static bool listener_hung_up(int fd)
+static int listener_hung_up(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
 
-	return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
+	do
+		n = poll(&p, 1, 0);
+	while (n < 0 && errno == EINTR);
+	/*
+	 * poll fails when we cannot ask (EINVAL under RLIMIT_NOFILE 0, which
+	 * a program sharing our pid namespace may set on us): an error of
+	 * ours, never "a target was interrupted", or the loop would spin.
+	 */
+	if (n < 0)
+		return negative_errno();
+	return n > 0 && (p.revents & POLLHUP);
 }
 
 /*
@@ -189,7 +200,8 @@ static bool listener_hung_up(int fd)
  * same-CPU wake-up). The kernel wants a zeroed buffer. EINTR: retried.
  * ENOENT: a notification arrived but its target died or was interrupted
  * before we got it, or the filter has no task left (the kernel wakes a
- * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE.
+ * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE;
+ * when poll itself fails, its error is returned (the caller stops).
  */
 int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
 {
@@ -199,8 +211,11 @@ int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
 			break;
 		if (errno == EINTR)
 			continue;
-		if (errno == ENOENT)
-			return listener_hung_up(l->fd) ? -EPIPE : -ENOENT;
+		if (errno == ENOENT) {
+			int h = listener_hung_up(l->fd);
+
+			return h < 0 ? h : h ? -EPIPE : -ENOENT;
+		}
 		return negative_errno();
 	}
 	*ret = l->req;
