@@ -178,6 +178,20 @@ static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path 
 						  &ret->unnamed));
 	if (r < 0)
 		return r;
+	/*
+	 * A descriptor it holds with no name under the pinned root (its stdout
+	 * redirected, before the sandbox had a mount namespace of its own, to a
+	 * file on the parent's mounts): named by its own link, as resolve.c
+	 * names what a magic link leads to.
+	 */
+	if (ret->unnamed) {
+		if (dirfd == AT_FDCWD)
+			snprintf(ret->path, sizeof(ret->path), "/proc/%d/cwd", (int)t->t.ns_tgid);
+		else
+			snprintf(ret->path, sizeof(ret->path), "/proc/%d/fd/%d", (int)t->t.ns_tgid,
+				 dirfd);
+		ret->unnamed = false;
+	}
 	ret->type = st.mode & S_IFMT;
 	ret->fd = TAKE_FD(fd);
 	return 0;

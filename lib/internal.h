@@ -90,4 +90,21 @@ int caps_limit_bounding(uint64_t keep);
 /* In the child, after setuid: inheritable = ambient = keep (so they survive exec). */
 int caps_set_inheritable(uint64_t keep);
 
+/*
+ * spawn-ns.c: the program's own pid namespace. Before fork: -EBADFD when
+ * a descriptor the child would inherit reaches outside a pid namespace.
+ */
+int spawn_ns_check_fds(const int stdio_fds[3]);
+/* fork(), the child pid 1 of a new pid namespace, where it runs child(arg) (never returning). */
+int spawn_ns_fork(void (*child)(const void *arg), const void *arg, pid_t *ret);
+/*
+ * In that pid 1: its own mount namespace, /proc and process group; forks
+ * the program's process and returns 0 there; becomes the init (never
+ * returns) in the first. -errno when the setup failed.
+ */
+int spawn_init_start(void);
+/* The terminal's foreground to pgrp if it is ours; *ret_fd: to give it back, or -1. */
+int spawn_tty_give(pid_t pgrp, int *ret_fd);
+void spawn_tty_take_back(int *fd);
+
 #endif

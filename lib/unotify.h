@@ -5,6 +5,8 @@
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure; out-parameters are named ret_* and written only on success.
  * The library never prints and never exits: callers decide what to say.
+ * It keeps one descriptor of /proc for the process, opened by the first
+ * call that needs it (before any chroot of a supervising thread).
  */
 #ifndef UNOTIFY_H
 #define UNOTIFY_H
@@ -59,7 +61,7 @@ int unotify_listener_new(int fd, unotify_listener **ret);
  * it, whatever root the target has since moved to, and a file that has no
  * name there (another mount namespace, outside that root, deleted) is
  * marked unnamed. Set it before the first notification is decided, from
- * unotify_root_open(). Until then: the root of
+ * unotify_child.root_fd or unotify_root_open(). Until then: the root of
  * the process that made the listener.
  */
 int unotify_listener_set_root(unotify_listener *l, int rootfd);
@@ -232,21 +234,49 @@ struct unotify_spawn_attr {
 	const char *keep_caps;     /* NULL or "cap_net_bind_service,cap_chown": keep only these */
 	int cpu;                   /* >= 0: pin the child to this CPU */
 	int stdio_fds[3];          /* -1: inherit */
+	/*
+	 * false (the default): the program starts in a pid namespace and a
+	 * mount namespace of its own, with its own /proc, in a process group
+	 * of its own, under a minimal init (pid 1, see unotify_spawn): it can
+	 * name no process outside its sandbox. Needs CAP_SYS_ADMIN (root, or
+	 * a user namespace of the caller's). true: it shares ours and can
+	 * signal, trace (with CAP_SYS_PTRACE) or renice us.
+	 */
+	bool share_pid;
 };
 
 struct unotify_child {
-	pid_t pid;
+	pid_t pid;                 /* to wait for and signal: the sandbox's init, or the program */
 	int pidfd;
 	int listener_fd;
 	int exec_status_fd;        /* socket: an int errno if exec failed, EOF once exec'd */
+	int root_fd;               /* O_PATH: the program's root, pinned before it ran */
+	int tty_fd;                /* private: the terminal handed to the program's group, or -1 */
 };
+
+/* For a struct unotify_child that unotify_spawn() may not have filled (close is then safe). */
+#define UNOTIFY_CHILD_INIT                                                                  \
+	{ .pid = -1, .pidfd = -1, .listener_fd = -1, .exec_status_fd = -1, .root_fd = -1,    \
+	  .tty_fd = -1 }
 
 /*
  * Forks, prepares the child (user, capabilities, affinity, no_new_privs),
  * loads the filter with NEW_LISTENER (and WAIT_KILLABLE_RECV when the kernel
- * has it), takes the listener with pidfd_getfd, releases the child through
- * the gate and returns. The child then execs. -ENOENT / -EACCES: the program
- * was not found / cannot be executed; -ESRCH: unknown user.
+ * has it), takes the listener with pidfd_getfd, pins its root, releases the
+ * child through the gate and returns. The child then execs. -ENOENT /
+ * -EACCES: the program was not found / cannot be executed; -ESRCH: unknown
+ * user; -EPERM (without share_pid): no right to make namespaces; -EBADF:
+ * an inherited descriptor would let the program out of its pid namespace
+ * (a /proc directory, a namespace, a pidfd).
+ *
+ * Without share_pid, ret->pid is the sandbox's init: pid 1 of the new
+ * namespace, outside the filter but under one of its own that lets it
+ * only wait and signal the program. It forwards SIGTERM, SIGHUP, SIGUSR1
+ * and SIGUSR2 sent to it from outside to the program, reaps every orphan,
+ * and exits once no process is left with the program's status (128+N when
+ * signal N killed it). If the caller's terminal had the caller's process
+ * group in the foreground, the program's group gets it until
+ * unotify_child_wait() returns.
  */
 int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret);
 /*

@@ -32,6 +32,8 @@ static void run_usage(FILE *out)
 		"  --user USER           run the program as USER\n"
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
+		"  --share-pid           run the program in our pid namespace: it can then\n"
+		"                        signal, trace (CAP_SYS_PTRACE) or renice unotify\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
 		"  --daemon[=SOCKET]     let unotifyd supervise, by --policy-name\n"
 		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
@@ -83,6 +85,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_SHARE_PID,
 };
 
 static const struct option run_options[] = {
@@ -100,6 +103,7 @@ static const struct option run_options[] = {
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "share-pid", no_argument, NULL, OPT_SHARE_PID },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -155,6 +159,9 @@ static int run_parse_one(int c, struct run_options *o)
 		return 1;
 	case OPT_POLICY_DIR:
 		o->policy_dir = optarg;
+		return 1;
+	case OPT_SHARE_PID:
+		o->share_pid = true;
 		return 1;
 	case 'q':
 		o->quiet = true;

@@ -23,6 +23,7 @@ struct run_options {
 	const char *keep_caps;
 	bool stats;
 	bool quiet;
+	bool share_pid;             /* --share-pid: the program in our pid namespace */
 	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
 	bool daemon;
 	const char *daemon_socket;  /* NULL: the default socket */

@@ -10,7 +10,8 @@
  * reused, a pidfd cannot): its root, which every name the policy sees is
  * relative to from now on, and its pid namespace. A sandbox in ours could
  * name the daemon (kill, ptrace, pidfd_getfd: every sandbox's listener) and
- * every other sandbox: a warning says so.
+ * every other sandbox: it is supervised fail closed unless the daemon was
+ * started with --allow-shared-pid.
  */
 #include "config.h"
 
@@ -89,10 +90,15 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
 		registration_fail(p, reason, size, "its pid namespace cannot be told", -r);
 		return;
 	}
-	if (r > 0)
-		log_warning("sandbox %s pid=%d shares the daemon's pid namespace: it can signal, "
-			    "trace or renice the daemon", log_escape(s->id, esc, sizeof(esc)),
-			    (int)s->pid);
+	if (r > 0 && !d->config.allow_shared_pid)
+		registration_fail(p, reason, size,
+				  "it shares the daemon's pid namespace and could reach the daemon "
+				  "and every sandbox (give it a pid namespace of its own, or start "
+				  "unotifyd with --allow-shared-pid)", 0);
+	else if (r > 0)
+		log_warning("sandbox %s pid=%d shares the daemon's pid namespace "
+			    "(--allow-shared-pid): it can signal, trace or renice the daemon",
+			    log_escape(s->id, esc, sizeof(esc)), (int)s->pid);
 	r = unotify_root_open(pidfd, &p->root_fd);
 	if (r < 0)
 		registration_fail(p, reason, size, "its root cannot be pinned", -r);

@@ -76,6 +76,10 @@ show_run() {
 	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' "$RC" "$OUT" "$ERR"
 }
 
+# What getppid really answers a program under `unotify run`: its parent is
+# the sandbox's init, pid 1 of the program's own pid namespace.
+REAL_PPID=1
+
 # urun ARGS...: runs `unotify run ARGS...`; sets RC, OUT (stdout), ERR (stderr)
 # and SUP_PID, the pid of the unotify process (the supervisor, parent of the
 # program). stdin is /dev/null. A run that hangs is killed and fails the test.

@@ -4,11 +4,13 @@
  * for tests/live/daemon-*.sh.
  *
  *   register SOCKET [--style runc|crun|run] [--metadata M] [--id ID] [--notify a,b]
- *            [--no-ack] -- PROGRAM [ARGS]
+ *            [--no-ack] [--share-pid] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
  *       (or by client_register() of `unotify run --daemon`, with --metadata
  *       the policy name), then the child execs PROGRAM; exits with its status.
+ *       As a runtime does, the child is pid 1 of a pid namespace of its own
+ *       (unotifyd refuses sandboxes in its namespace), unless --share-pid.
  *   send SOCKET [--data TEXT | --data-file F | --zeros N] [--fd PATH]...
  *       sends bytes with fds in SCM_RIGHTS, prints the answer, "eof" once the
  *       daemon closed the connection (exit 0), "open" if it did not in 10 s.
@@ -26,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -218,7 +221,39 @@ struct reg_opts {
 	const char *id;
 	const char *notify;
 	bool ack;
+	bool share_pid;
 };
+
+/*
+ * fork(), the child in a new pid namespace (its pid 1) unless share_pid:
+ * we enter it for our children only, fork, and come back to ours, so that
+ * the next sandbox gets a namespace of its own too.
+ */
+static pid_t fork_sandbox(const struct reg_opts *o)
+{
+	int ours = -1;
+	pid_t pid;
+
+	if (!o->share_pid) {
+		ours = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+		if (ours < 0)
+			return -1;
+		/* Unprivileged (a hostile client): ours, as it could not do otherwise. */
+		if (unshare(CLONE_NEWPID) < 0) {
+			close(ours);
+			ours = -1;
+			if (errno != EPERM)
+				return -1;
+		}
+	}
+	pid = fork();
+	if (pid != 0 && ours >= 0) {
+		if (setns(ours, CLONE_NEWPID) < 0)
+			pid = -1;
+		close(ours);
+	}
+	return pid;
+}
 
 /* `unotify run --daemon`'s own client (daemon/protocol/client.c), --metadata being the name. */
 static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
@@ -274,7 +309,7 @@ static int cmd_register(const struct reg_opts *o, char **argv)
 	if (!ctx || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0 ||
 	    pipe2(go, O_CLOEXEC) < 0)
 		return die("setup");
-	pid = fork();
+	pid = fork_sandbox(o);
 	if (pid < 0)
 		return die("fork");
 	if (pid == 0) {
@@ -426,7 +461,7 @@ static pid_t many_start(const struct reg_opts *o, scmp_filter_ctx ctx, int resul
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0)
 		return -1;
-	pid = fork();
+	pid = fork_sandbox(o);
 	if (pid == 0) {
 		close(sp[0]);
 		close(barrier[1]);
@@ -570,6 +605,10 @@ static int parse_reg(int argc, char **argv, struct reg_opts *o)
 			return i + 1;
 		if (strcmp(a, "--no-ack") == 0) {
 			o->ack = false;
+			continue;
+		}
+		if (strcmp(a, "--share-pid") == 0) {
+			o->share_pid = true;
 			continue;
 		}
 		if (!v)
