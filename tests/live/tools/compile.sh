@@ -64,9 +64,9 @@ expect_grep "foreign architectures killed" "$OUT" "^action KILL_PROCESS;"
 
 say "== usage and bad policies"
 ucmd policy compile "$T/k.policy"
-expect_status "neither --bpf nor --pfc" 2
+expect_status "neither --bpf nor --pfc" 125
 ucmd policy compile "$T/k.policy" --bpf "$T/x.bpf" --pfc
-expect_status "both --bpf and --pfc" 2
+expect_status "both --bpf and --pfc" 125
 printf 'deny opnat EACCES\ndefault allow\n' >"$T/bad.policy"
 ucmd policy compile "$T/bad.policy" --pfc
 expect_status "an invalid policy" 1

@@ -44,7 +44,7 @@ ucmd policy explain "$demo" --syscall read
 expect_grep "read: decided by the default in the kernel" "$OUT" "^read \\([0-9]+\\): kernel: "
 expect_grep "read: the default line" "$OUT" "^  $dq:[0-9]+: default -> allow\$"
 ucmd policy explain "$demo" --syscall opnat
-expect_status "an unknown syscall is a usage error" 2
+expect_status "an unknown syscall is a usage error" 125
 expect_grep "names it" "$ERR" "unknown syscall 'opnat'"
 
 say "== layers: mixed, and an allow reached after a path was (maybe) read"
