@@ -195,6 +195,12 @@ bool unotify_is_gate(const struct seccomp_notif *req);
 
 /* ---- Spawn a supervised program ---- */
 
+/*
+ * What unotify_spawn() does. A zero-initialised attr (`= { 0 }`, or a
+ * designated initialiser naming only some fields) means "unset" for every
+ * field: the caller's environment, user, capabilities, CPUs and standard
+ * fds. path, argv and filter are required.
+ */
 struct unotify_spawn_attr {
 	const char *path;          /* program to exec (searched in PATH when it has no '/') */
 	char *const *argv;
@@ -203,8 +209,15 @@ struct unotify_spawn_attr {
 	const char *user;          /* NULL or a user name / uid: setgroups+setgid+setuid */
 	bool drop_caps;            /* drop every capability (bounding, inheritable, ambient) */
 	const char *keep_caps;     /* NULL or "cap_net_bind_service,cap_chown": keep only these */
-	int cpu;                   /* >= 0: pin the child to this CPU */
-	int stdio_fds[3];          /* -1: inherit */
+	bool pin_cpu;              /* false: the CPUs the caller may run on */
+	int cpu;                   /* with pin_cpu: the child runs on this CPU only */
+	bool redirect_stdio;       /* false: the child inherits the caller's 0, 1 and 2 */
+	/*
+	 * With redirect_stdio: stdio_fds[i] becomes the child's fd i (-1: that
+	 * one is inherited). Borrowed: the caller still owns and closes them;
+	 * the child gets duplicates, the parent's copies are left untouched.
+	 */
+	int stdio_fds[3];
 };
 
 struct unotify_child {
