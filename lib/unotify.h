@@ -80,10 +80,14 @@ int unotify_reply_continue(unotify_listener *l, uint64_t id);
 /*
  * Installs srcfd in the target (ADDFD with SEND) and completes the call with
  * the new fd number as its result. flags: O_CLOEXEC or 0.
- * Returns the target's fd number.
+ * Returns the target's fd number. srcfd is borrowed: the target gets a
+ * copy, the caller still owns srcfd and closes it.
  */
 int unotify_reply_addfd(unotify_listener *l, uint64_t id, int srcfd, unsigned int flags);
-/* Installs srcfd without completing the call; newfd >= 0 chooses the number (SETFD). */
+/*
+ * Installs srcfd without completing the call; newfd >= 0 chooses the number
+ * (SETFD). srcfd is borrowed, as for unotify_reply_addfd.
+ */
 int unotify_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd, unsigned int flags);
 /* 0 while the notification is pending, -ENOENT once its target is gone. */
 int unotify_id_valid(unotify_listener *l, uint64_t id);
@@ -342,7 +346,10 @@ void unotify_target_free(unotify_target *t);
  * uid is 0 (the kernel's access_override_creds): call this before resolving.
  */
 void unotify_target_use_real_ids(unotify_target *t);
-/* A copy of the target's fd number fd (pidfd_getfd); -EBADF when it has no such fd. */
+/*
+ * A copy of the target's fd number fd (pidfd_getfd), owned by the caller
+ * (close it); -EBADF when the target has no such fd.
+ */
 int unotify_target_getfd(unotify_target *t, int fd);
 /*
  * Sends sig to the target thread through its pidfd (never to a process that
