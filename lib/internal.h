@@ -40,7 +40,7 @@
 /*
  * One seccomp notification fd. Receiving uses the listener's buffer, so one
  * thread receives per listener (the kernel wakes every blocked receiver
- * anyway, FIELD-NOTES); replies, ID_VALID and memory access may come from
+ * anyway, Linux 6.6+); replies, ID_VALID and memory access may come from
  * any thread.
  */
 struct unotify_listener {

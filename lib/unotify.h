@@ -80,10 +80,14 @@ int unotify_reply_continue(unotify_listener *l, uint64_t id);
 /*
  * Installs srcfd in the target (ADDFD with SEND) and completes the call with
  * the new fd number as its result. flags: O_CLOEXEC or 0.
- * Returns the target's fd number.
+ * Returns the target's fd number. srcfd is borrowed: the target gets a
+ * copy, the caller still owns srcfd and closes it.
  */
 int unotify_reply_addfd(unotify_listener *l, uint64_t id, int srcfd, unsigned int flags);
-/* Installs srcfd without completing the call; newfd >= 0 chooses the number (SETFD). */
+/*
+ * Installs srcfd without completing the call; newfd >= 0 chooses the number
+ * (SETFD). srcfd is borrowed, as for unotify_reply_addfd.
+ */
 int unotify_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd, unsigned int flags);
 /* 0 while the notification is pending, -ENOENT once its target is gone. */
 int unotify_id_valid(unotify_listener *l, uint64_t id);
@@ -195,6 +199,12 @@ bool unotify_is_gate(const struct seccomp_notif *req);
 
 /* ---- Spawn a supervised program ---- */
 
+/*
+ * What unotify_spawn() does. A zero-initialised attr (`= { 0 }`, or a
+ * designated initialiser naming only some fields) means "unset" for every
+ * field: the caller's environment, user, capabilities, CPUs and standard
+ * fds. path, argv and filter are required.
+ */
 struct unotify_spawn_attr {
 	const char *path;          /* program to exec (searched in PATH when it has no '/') */
 	char *const *argv;
@@ -203,8 +213,15 @@ struct unotify_spawn_attr {
 	const char *user;          /* NULL or a user name / uid: setgroups+setgid+setuid */
 	bool drop_caps;            /* drop every capability (bounding, inheritable, ambient) */
 	const char *keep_caps;     /* NULL or "cap_net_bind_service,cap_chown": keep only these */
-	int cpu;                   /* >= 0: pin the child to this CPU */
-	int stdio_fds[3];          /* -1: inherit */
+	bool pin_cpu;              /* false: the CPUs the caller may run on */
+	int cpu;                   /* with pin_cpu: the child runs on this CPU only */
+	bool redirect_stdio;       /* false: the child inherits the caller's 0, 1 and 2 */
+	/*
+	 * With redirect_stdio: stdio_fds[i] becomes the child's fd i (-1: that
+	 * one is inherited). Borrowed: the caller still owns and closes them;
+	 * the child gets duplicates, the parent's copies are left untouched.
+	 */
+	int stdio_fds[3];
 };
 
 struct unotify_child {
@@ -329,7 +346,10 @@ void unotify_target_free(unotify_target *t);
  * uid is 0 (the kernel's access_override_creds): call this before resolving.
  */
 void unotify_target_use_real_ids(unotify_target *t);
-/* A copy of the target's fd number fd (pidfd_getfd); -EBADF when it has no such fd. */
+/*
+ * A copy of the target's fd number fd (pidfd_getfd), owned by the caller
+ * (close it); -EBADF when the target has no such fd.
+ */
 int unotify_target_getfd(unotify_target *t, int fd);
 /*
  * Sends sig to the target thread through its pidfd (never to a process that

@@ -146,7 +146,7 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
 	else
 		abuf_put_i64(b, r->nr);
 	abuf_put(b, " args=");
-	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2);
+	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2, r->argv);
 	audit_put_optional(b, " path=", r->path);
 	audit_put_optional(b, " path2=", r->path2);
 	audit_put_optional(b, " addr=", r->addr);
@@ -190,6 +190,17 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 		json_object_array_add(args, json_object_new_string(hex));
 	}
 	json_object_object_add(o, "args", args);
+	if (r->argv) {
+		struct json_object *argv = json_object_new_array();
+
+		if (r->path_arg)
+			json_object_object_add(o, "program", json_object_new_string(r->path_arg));
+		for (size_t i = 0; i < r->argv->n; i++)
+			json_object_array_add(argv, json_object_new_string(r->argv->args[i]));
+		json_object_object_add(o, "argv", argv);
+		if (r->argv->more)
+			json_object_object_add(o, "argv_truncated", json_object_new_boolean(1));
+	}
 	if (r->path)
 		json_object_object_add(o, "path", json_object_new_string(r->path));
 	if (r->path2)

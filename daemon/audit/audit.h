@@ -18,6 +18,18 @@ enum audit_format {
 	AUDIT_JOURNAL,
 };
 
+/*
+ * An exec's argument vector as read from the target for the trail: bounded
+ * (the caller reads at most a few dozen strings of a few hundred bytes),
+ * cut[i] when args[i] was cut short, more when args stop before argv did.
+ */
+struct audit_argv {
+	const char *const *args;
+	const bool *cut;
+	size_t n;
+	bool more;
+};
+
 struct audit_record {
 	const char *sandbox;   /* NULL for `unotify run` */
 	pid_t pid;
@@ -28,6 +40,7 @@ struct audit_record {
 	const char *path_arg2; /* a second path (rename, link...) as read, or NULL */
 	const char *path2;     /* the second path as resolved, or NULL */
 	const char *addr;      /* the address (connect...): "inet:10.0.0.1:443", or NULL */
+	const struct audit_argv *argv; /* execve, execveat: argv as read, or NULL */
 	const char *verdict;   /* "allow", "deny", "kill", "log", "return" */
 	int error;             /* deny: errno */
 	int64_t value;         /* return: value */

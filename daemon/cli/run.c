@@ -243,8 +243,8 @@ static int run_start(struct run_state *s)
 		.user = o->user,
 		.drop_caps = o->drop_caps,
 		.keep_caps = o->keep_caps,
+		.pin_cpu = o->cpu >= 0,
 		.cpu = o->cpu,
-		.stdio_fds = { -1, -1, -1 },
 	};
 	int r;
 

@@ -269,6 +269,10 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.rule_line = d ? d->line : 0,
 	};
 
+	if (!e->audit && !e->observe)
+		return;
+	if (c->family && c->family->audit)
+		c->family->audit(c, &r);
 	if (e->audit)
 		audit_write(e->audit, &r);
 	if (e->observe)

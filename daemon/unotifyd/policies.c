@@ -185,14 +185,27 @@ int policies_load(const char *dir, const struct policy_set *old, struct policy_s
 	DIR *d;
 
 	d = opendir(dir);
-	if (!d)
+	if (!d && errno != ENOENT)
 		return negative_errno();
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		closedir(d);
+		if (d)
+			closedir(d);
 		return -ENOMEM;
 	}
 	atomic_init(&s->refs, 1);
+	if (!d) {
+		/*
+		 * Not there (yet): no policy, so every sandbox is refused (fail
+		 * closed) until the directory exists and SIGHUP reloads it. Not
+		 * fatal: the daemon may start before its configuration. Counted
+		 * as one broken policy, so `unotifyd --check` fails.
+		 */
+		log_warning("the policy directory %s does not exist: every sandbox fails closed "
+			    "until it is created and the daemon reloaded (SIGHUP)", dir);
+		*ret = s;
+		return 1;
+	}
 	while (r >= 0 && (de = readdir(d))) {
 		struct policy_entry *e;
 		char name[PROTO_POLICY_NAME_MAX + 1];

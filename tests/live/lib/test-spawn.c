@@ -134,8 +134,8 @@ static bool spawn_run(struct unotify_spawn_attr *a, enum filter_kind kind, struc
 	return true;
 }
 
-#define SPAWN_ATTR(...) \
-	((struct unotify_spawn_attr){ .cpu = -1, .stdio_fds = { -1, -1, -1 }, __VA_ARGS__ })
+/* Zero means unset: only what a test names differs from the caller. */
+#define SPAWN_ATTR(...) ((struct unotify_spawn_attr){ __VA_ARGS__ })
 
 static bool spawn_sh(const char *script, struct spawned *s)
 {
@@ -244,7 +244,10 @@ static bool spawn_capture(struct unotify_spawn_attr *a, const char *script, char
 	EXPECT(pipe2(p, O_CLOEXEC) == 0);
 	a->path = "/bin/sh";
 	a->argv = argv;
+	a->redirect_stdio = true;
+	a->stdio_fds[0] = -1;
 	a->stdio_fds[1] = p[1];
+	a->stdio_fds[2] = -1;
 	EXPECT(spawn_run(a, FILTER_NOTIFY_GETPPID, &s));
 	close(p[1]);
 	n = read(p[0], out, size - 1);
@@ -274,12 +277,59 @@ static bool test_spawn_cpu(void)
 	char out[256];
 	int status;
 
+	a.pin_cpu = true;
 	a.cpu = 0;
 
 	EXPECT(spawn_capture(&a, "grep Cpus_allowed_list /proc/self/status", out, sizeof(out),
 			     &status));
 	EXPECT_EQ(status, 0);
 	EXPECT(strcmp(out, "Cpus_allowed_list:\t0\n") == 0);
+	return true;
+}
+
+/* readlink of /proc/self/fd/FD, or "" */
+static void fd_target(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+}
+
+/* A zero-initialised attr: the child keeps the caller's CPUs and stdio. */
+static bool test_spawn_zero_attr(void)
+{
+	char fd0[256], fd1[256], fd2[256], cpus[256] = "", *argv[9];
+	struct unotify_spawn_attr a = { 0 };
+	struct spawned s = { .c.fd = -1 };
+	FILE *f = fopen("/proc/self/status", "re");
+
+	EXPECT(f);
+	while (fgets(cpus, sizeof(cpus), f) && strncmp(cpus, "Cpus_allowed_list:", 18) != 0)
+		;
+	fclose(f);
+	cpus[strcspn(cpus, "\n")] = '\0';
+	fd_target(0, fd0, sizeof(fd0));
+	fd_target(1, fd1, sizeof(fd1));
+	fd_target(2, fd2, sizeof(fd2));
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = "[ \"$(readlink /proc/$$/fd/0)\" = \"$1\" ] &&"
+		  " [ \"$(readlink /proc/$$/fd/1)\" = \"$2\" ] &&"
+		  " [ \"$(readlink /proc/$$/fd/2)\" = \"$3\" ] &&"
+		  " [ \"$(grep Cpus_allowed_list: /proc/$$/status)\" = \"$4\" ]";
+	argv[3] = "sh";
+	argv[4] = fd0;
+	argv[5] = fd1;
+	argv[6] = fd2;
+	argv[7] = cpus;
+	argv[8] = NULL;
+	a.path = "/bin/sh";
+	a.argv = argv;
+	EXPECT(spawn_run(&a, FILTER_NOTIFY_GETPPID, &s));
+	EXPECT_EQ(s.status, 0);
 	return true;
 }
 
@@ -432,6 +482,7 @@ const struct test_entry spawn_tests[] = {
 	  false, true },
 	{ "spawn: stdio and environment", test_spawn_stdio_env, false, true },
 	{ "spawn: cpu affinity", test_spawn_cpu, false, true },
+	{ "spawn: a zero attr leaves CPUs and stdio as they are", test_spawn_zero_attr, false, true },
 	{ "spawn: drop_caps as root and as nobody", test_spawn_user_drop_caps, true, true },
 	{ "spawn: keep_caps as nobody and as root", test_spawn_user_keep_caps, true, true },
 	{ "spawn: unknown user or capability", test_spawn_bad_attr, false, true },

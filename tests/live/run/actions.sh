@@ -164,4 +164,21 @@ urun --policy "$T/audit.policy" -- "$PROBE" open "$T/created" wronly creat mode=
 expect_grep "O_CREAT shows the mode in octal" "$ERR" \
 	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/created")\", O_WRONLY\\|O_CREAT, 0600\\) path="
 
+say "== execve: the program and its argv, as strace shows them, bounded and escaped"
+urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c 'exec /bin/echo "a b" "q\"x" "$(printf "\001")"'
+expect_grep "the shell's execve: path and argv" "$ERR" \
+	'syscall=execve args=\("/bin/sh", \["/bin/sh", "-c", "exec /bin/echo .*"\], 0x[0-9a-f]+\) verdict=log '
+expect_grep "quotes and control characters escaped" "$ERR" \
+	'syscall=execve args=\("/bin/echo", \["/bin/echo", "a b", "q\\"x", "\\x01"\], 0x[0-9a-f]+\) '
+long=$(printf '%0300d' 0)
+urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c "exec /bin/true $long \$(seq 40)"
+expect_grep "a long argument is cut at 255 bytes, marked ..." "$ERR" \
+	"syscall=execve args=\(\"/bin/true\", \[\"/bin/true\", \"$(printf '%0255d' 0)\"\.\.\., \"1\", "
+expect_grep "32 arguments shown (/bin/true, the long one, 1..30), then ..." "$ERR" \
+	'"29", "30", \.\.\.\], 0x[0-9a-f]+\) verdict=log'
+urun --log-format json --rule 'log execve' --rule 'default allow' -- /bin/true x
+expect_grep "JSON: program and argv" "$ERR" '"program":"\\/bin\\/true","argv":\["\\/bin\\/true","x"\]'
+urun --rule 'log execve' --rule 'default allow' -- "$PROBE" syscall 59 0 1 0
+expect_grep "a bad path and argv stay raw values" "$ERR" 'syscall=execve args=\(0x0, 0x1, 0x0\) verdict=log'
+
 say "PASS: actions"
