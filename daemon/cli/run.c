@@ -256,8 +256,7 @@ static int run_start(struct run_state *s)
 	if (r < 0)
 		return run_spawn_error(o->argv[0], r);
 	run_setup_signals(s->child.pid);
-	r = unotify_listener_new(s->child.listener_fd, &s->listener);
-	s->child.listener_fd = -1;
+	r = unotify_child_listener(&s->child, &s->listener);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot use the listener: %s\n", strerror(-r));
 		return EXIT_SUPERVISOR;
