@@ -4,11 +4,15 @@
  * for tests/live/daemon-*.sh.
  *
  *   register SOCKET [--style runc|crun|run] [--metadata M] [--id ID] [--notify a,b]
- *            [--no-ack] -- PROGRAM [ARGS]
+ *            [--no-ack] [--hold-close SECONDS] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
  *       (or by client_register() of `unotify run --daemon`, with --metadata
  *       the policy name), then the child execs PROGRAM; exits with its status.
+ *       --hold-close: a second fd ("held") goes with the state, a TCP socket
+ *       whose last close blocks for SECONDS (SO_LINGER, unsent data): the
+ *       daemon's thread closing it is held between reading the message and
+ *       registering the sandbox.
  *   send SOCKET [--data TEXT | --data-file F | --zeros N] [--fd PATH]...
  *       sends bytes with fds in SCM_RIGHTS, prints the answer, "eof" once the
  *       daemon closed the connection (exit 0), "open" if it did not in 10 s.
@@ -36,6 +40,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -218,7 +224,65 @@ struct reg_opts {
 	const char *id;
 	const char *notify;
 	bool ack;
+	int hold_close; /* seconds, 0: no held fd */
 };
+
+/*
+ * A loopback TCP socket with data the peer never reads and SO_LINGER set:
+ * closing its last reference blocks for up to seconds. *ret_peer is the
+ * accepted end, to keep open meanwhile.
+ */
+static int lingering_socket(int seconds, int *ret_peer)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct linger lg = { .l_onoff = 1, .l_linger = seconds };
+	socklen_t len = sizeof(sa);
+	int small = 4096, lfd, cfd, pfd;
+	char buf[4096] = { 0 };
+
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0)
+		return -1;
+	cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (cfd < 0 || setsockopt(cfd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)) < 0 ||
+	    connect(cfd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -1;
+	pfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	close(lfd);
+	if (pfd < 0 || setsockopt(pfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) < 0)
+		return -1;
+	while (send(cfd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
+		;
+	if (setsockopt(cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) < 0)
+		return -1;
+	*ret_peer = pfd;
+	return cfd;
+}
+
+/*
+ * The state with the listener and the lingering socket: the socket's fd is
+ * closed here right after the first byte carried both, so the daemon's copy
+ * is its last reference.
+ */
+static int hand_over_held(const struct reg_opts *o, int sock, const char *msg, int listener)
+{
+	static const char one_fd[] = "\"fds\":[\"seccompFd\"]";
+	char *two = NULL, *at = strstr(msg, one_fd);
+	int peer = -1, fds[2] = { listener, lingering_socket(o->hold_close, &peer) }, r;
+
+	if (!at || fds[1] < 0 ||
+	    asprintf(&two, "%.*s\"fds\":[\"seccompFd\",\"held\"]%s", (int)(at - msg), msg,
+		     at + strlen(one_fd)) < 0)
+		return die("preparing the held fd");
+	r = send_with_fds(sock, two, 1, fds, 2);
+	close(fds[1]);
+	if (r == 0)
+		r = send_with_fds(sock, two + 1, strlen(two) - 1, NULL, 0);
+	free(two);
+	/* The peer end stays open (never read) until this process exits. */
+	return r < 0 ? die("hand-over") : 0;
+}
 
 /* `unotify run --daemon`'s own client (daemon/protocol/client.c), --metadata being the name. */
 static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
@@ -242,7 +306,13 @@ static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const ch
 					      state_runc(pid, id, o->metadata);
 	sock = connect_to(o->socket);
 
-	if (!msg || sock < 0 || send_with_fds(sock, msg, strlen(msg), &listener, 1) < 0) {
+	if (msg && sock >= 0 && o->hold_close > 0) {
+		r = hand_over_held(o, sock, msg, listener);
+		if (r == 0 && o->ack) {
+			shutdown(sock, SHUT_WR);
+			read_answer(sock, ANSWER_TIMEOUT_MS, stderr);
+		}
+	} else if (!msg || sock < 0 || send_with_fds(sock, msg, strlen(msg), &listener, 1) < 0) {
 		r = die("hand-over");
 	} else if (o->ack) {
 		shutdown(sock, SHUT_WR);
@@ -582,6 +652,8 @@ static int parse_reg(int argc, char **argv, struct reg_opts *o)
 			o->id = v;
 		else if (strcmp(a, "--notify") == 0)
 			o->notify = v;
+		else if (strcmp(a, "--hold-close") == 0)
+			o->hold_close = atoi(v);
 		else if (strcmp(a, "--daemon-pid") == 0)
 			;
 		else
