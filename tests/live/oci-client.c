@@ -22,6 +22,8 @@
  *   many SOCKET N [--daemon-pid PID] [--metadata M]
  *       N sandboxes at once, each making a notified getppid (expects 42)
  *       before and after a barrier that holds them all alive together.
+ *   mix SOCKET N [options]     N sandboxes of several policies, registered
+ *       and ended concurrently, every answer checked (oci-mix.c)
  *   notify-listen PATH SECONDS prints the datagrams sent to PATH (NOTIFY_SOCKET)
  *   loop-getppid N             N getppid calls: "ns_per_call=..."
  */
@@ -47,16 +49,15 @@
 #include <unistd.h>
 
 #include "daemon/protocol/client.h"
+#include "oci-client.h"
 
-#define ANSWER_TIMEOUT_MS 10000
-
-static int die(const char *what)
+int die(const char *what)
 {
 	fprintf(stderr, "oci-client: %s: %s\n", what, strerror(errno));
 	return 2;
 }
 
-static int connect_to(const char *path)
+int connect_to(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -71,7 +72,7 @@ static int connect_to(const char *path)
 }
 
 /* Sends len bytes; the fds travel with the first sendmsg. */
-static int send_with_fds(int sock, const char *data, size_t len, const int *fds, size_t nfds)
+int send_with_fds(int sock, const char *data, size_t len, const int *fds, size_t nfds)
 {
 	char control[CMSG_SPACE(sizeof(int) * 64)];
 	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
@@ -107,7 +108,7 @@ static int send_with_fds(int sock, const char *data, size_t len, const int *fds,
 }
 
 /* Reads until EOF or timeout; prints what came; 0 at EOF, 1 on timeout. */
-static int read_answer(int sock, int timeout_ms, FILE *out)
+int read_answer(int sock, int timeout_ms, FILE *out)
 {
 	char buf[65536];
 
@@ -127,7 +128,7 @@ static int read_answer(int sock, int timeout_ms, FILE *out)
 	}
 }
 
-static int recv_fd(int sock)
+int recv_fd(int sock)
 {
 	char control[CMSG_SPACE(sizeof(int))];
 	char byte;
@@ -148,7 +149,7 @@ static int recv_fd(int sock)
 
 /* ---- The sandboxed child ---- */
 
-static scmp_filter_ctx build_filter(const char *list)
+scmp_filter_ctx build_filter(const char *list)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	char *copy = strdup(list), *save = NULL;
@@ -168,7 +169,7 @@ static scmp_filter_ctx build_filter(const char *list)
 }
 
 /* In the child: load the filter and pass the listener up; returns 0 or exits. */
-static void child_load(scmp_filter_ctx ctx, int sock)
+void child_load(scmp_filter_ctx ctx, int sock)
 {
 	int fd;
 
@@ -183,7 +184,7 @@ static void child_load(scmp_filter_ctx ctx, int sock)
 
 /* ---- Messages as the runtimes write them ---- */
 
-static char *state_runc(pid_t pid, const char *id, const char *metadata)
+char *state_runc(pid_t pid, const char *id, const char *metadata)
 {
 	char *s, md[1024] = "";
 
@@ -199,7 +200,7 @@ static char *state_runc(pid_t pid, const char *id, const char *metadata)
 	return s;
 }
 
-static char *state_crun(pid_t pid, const char *id, const char *metadata)
+char *state_crun(pid_t pid, const char *id, const char *metadata)
 {
 	char *s, md[1024] = "";
 
@@ -217,15 +218,6 @@ static char *state_crun(pid_t pid, const char *id, const char *metadata)
 	return s;
 }
 
-struct reg_opts {
-	const char *socket;
-	const char *style;
-	const char *metadata;
-	const char *id;
-	const char *notify;
-	bool ack;
-	int hold_close; /* seconds, 0: no held fd */
-};
 
 /*
  * A loopback TCP socket with data the peer never reads and SO_LINGER set:
@@ -295,7 +287,7 @@ static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
 }
 
 /* Hands one listener to the daemon; prints the daemon's answer to stderr. */
-static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
+int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
 {
 	char *msg;
 	int sock, r = 0;
@@ -310,13 +302,13 @@ static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const ch
 		r = hand_over_held(o, sock, msg, listener);
 		if (r == 0 && o->ack) {
 			shutdown(sock, SHUT_WR);
-			read_answer(sock, ANSWER_TIMEOUT_MS, stderr);
+			read_answer(sock, ANSWER_TIMEOUT_MS, o->answer ? o->answer : stderr);
 		}
 	} else if (!msg || sock < 0 || send_with_fds(sock, msg, strlen(msg), &listener, 1) < 0) {
 		r = die("hand-over");
 	} else if (o->ack) {
 		shutdown(sock, SHUT_WR);
-		read_answer(sock, ANSWER_TIMEOUT_MS, stderr);
+		read_answer(sock, ANSWER_TIMEOUT_MS, o->answer ? o->answer : stderr);
 	}
 	if (sock >= 0)
 		close(sock);
@@ -324,7 +316,7 @@ static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const ch
 	return r;
 }
 
-static int wait_status(pid_t pid)
+int wait_status(pid_t pid)
 {
 	int st;
 
@@ -334,40 +326,72 @@ static int wait_status(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int cmd_register(const struct reg_opts *o, char **argv)
+pid_t child_start(scmp_filter_ctx ctx, int *ret_listener, int *ret_go)
 {
-	scmp_filter_ctx ctx = build_filter(o->notify);
-	int sp[2], go[2], listener;
-	char one = 1;
+	int sp[2], go[2];
+	char one;
 	pid_t pid;
 
-	if (!ctx || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0 ||
-	    pipe2(go, O_CLOEXEC) < 0)
-		return die("setup");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0)
+		return -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
 	pid = fork();
-	if (pid < 0)
-		return die("fork");
 	if (pid == 0) {
 		close(sp[0]);
 		close(go[1]);
 		child_load(ctx, sp[1]);
 		if (read(go[0], &one, 1) != 1)
 			_exit(122);
+		close(go[0]);
+		return 0;
+	}
+	close(sp[1]);
+	close(go[0]);
+	*ret_listener = pid > 0 ? recv_fd(sp[0]) : -1;
+	close(sp[0]);
+	if (*ret_listener < 0) {
+		close(go[1]);
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		return -1;
+	}
+	*ret_go = go[1];
+	return pid;
+}
+
+void child_release(int go)
+{
+	char one = 1;
+
+	if (write(go, &one, 1) != 1)
+		die("releasing the child");
+	close(go);
+}
+
+static int cmd_register(const struct reg_opts *o, char **argv)
+{
+	scmp_filter_ctx ctx = build_filter(o->notify);
+	int listener, go;
+	pid_t pid;
+
+	if (!ctx)
+		return die("setup");
+	pid = child_start(ctx, &listener, &go);
+	if (pid < 0)
+		return die("starting the sandbox");
+	if (pid == 0) {
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	seccomp_release(ctx);
-	close(sp[1]);
-	close(go[0]);
-	listener = recv_fd(sp[0]);
-	if (listener < 0)
-		return die("receiving the listener");
 	if (hand_over(o, listener, pid, o->id) != 0)
 		kill(pid, SIGKILL);
 	close(listener);
-	if (write(go[1], &one, 1) != 1)
-		return die("releasing the child");
-	close(go[1]);
+	child_release(go);
 	return wait_status(pid);
 }
 
@@ -691,6 +715,8 @@ int main(int argc, char **argv)
 		o.ack = true;
 		return cmd_many(&o, atoi(argv[3]), opt_value(argc, argv, "--daemon-pid"));
 	}
+	if (strcmp(cmd, "mix") == 0)
+		return cmd_mix(argc - 2, argv + 2);
 	if (strcmp(cmd, "send") == 0)
 		return cmd_send(argc - 2, argv + 2);
 	if (strcmp(cmd, "silent") == 0 && argc == 4)
@@ -702,7 +728,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "loop-getppid") == 0)
 		return cmd_loop_getppid(atol(argv[2]));
 usage:
-	fprintf(stderr, "usage: oci-client register|send|silent|request|many|notify-listen|"
+	fprintf(stderr, "usage: oci-client register|send|silent|request|many|mix|notify-listen|"
 			"loop-getppid ... (see the comment at the top of oci-client.c)\n");
 	return 2;
 }
