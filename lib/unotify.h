@@ -496,6 +496,34 @@ int unotify_net_bind(unotify_target *t, int sock, const void *addr, size_t len,
 int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, int flags,
 			const struct unotify_path *unix_path);
 
+/* ---- The system calls the library makes, for supervisors that confine themselves ---- */
+
+/*
+ * A supervisor may load a seccomp allowlist of its own (unotifyd does): it
+ * must then let through every call the library makes for it. They are
+ * listed by work, in one table (lib/syscalls.c): SUPERVISE always, each
+ * other work when the supervisor uses its functions. Not included: what
+ * malloc and the thread library call (brk, mmap, futex, clone3...).
+ */
+enum unotify_work {
+	UNOTIFY_WORK_SUPERVISE, /* listener, replies, target memory, unotify_target_*, resolution */
+	UNOTIFY_WORK_OPEN,      /* unotify_open_perform */
+	UNOTIFY_WORK_STAT,      /* unotify_path_stat, _statx, _readlink, _access */
+	UNOTIFY_WORK_MUTATE,    /* unotify_path_unlink ... unotify_path_truncate */
+	UNOTIFY_WORK_NET,       /* unotify_net_*: a helper process (clone) and its calls */
+	UNOTIFY_WORK_COUNT
+};
+
+struct unotify_syscall_rule {
+	int nr;         /* native system call number */
+	int arg;        /* -1: whatever the arguments; else allowed when */
+	uint64_t mask;  /*   (args[arg] & mask) == value */
+	uint64_t value;
+};
+
+/* The rules of one work, a static table (*ret); its length, 0 for an unknown work. */
+size_t unotify_work_syscalls(enum unotify_work work, const struct unotify_syscall_rule **ret);
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,4 +77,5 @@ const struct enforce_family enforce_exec_family = {
 	.path = exec_path,
 	.perform = exec_perform,
 	.release = enforce_free_state,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE, /* resolves, performs nothing */
 };
