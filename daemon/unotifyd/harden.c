@@ -123,12 +123,19 @@ static const struct unotify_syscall_rule harden_base[] = {
 
 /*
  * LeakSanitizer checks at exit from a tracer that is a clone() but not a
- * thread, and that ptraces the daemon's threads: sanitizer builds (tests
- * only) allow that much more; real builds allow threads only.
+ * thread, and that ptraces the daemon's threads; ThreadSanitizer prints its
+ * reports with a symbolizer it starts: sanitizer builds (tests only) allow
+ * that much more; real builds allow threads only.
  */
 #if defined(__SANITIZE_ADDRESS__)
 static const struct unotify_syscall_rule harden_sanitizer[] = {
 	ANY(clone), ANY(ptrace), ANY(wait4), ANY(getppid), ANY(getdents),
+};
+#elif defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer's report: its clock, and the symbolizer it forks and execs. */
+static const struct unotify_syscall_rule harden_sanitizer[] = {
+	ANY(gettimeofday), ANY(clone), ANY(execve), ANY(wait4), ANY(pipe2), ANY(dup2),
+	ANY(getppid), ANY(getdents), ANY(sched_getparam), ANY(getrusage),
 };
 #else
 static const struct unotify_syscall_rule harden_sanitizer[] = { ANY(getpid) }; /* allowed anyway */
