@@ -4,11 +4,13 @@
  * for tests/live/daemon-*.sh.
  *
  *   register SOCKET [--style runc|crun|run] [--metadata M] [--id ID] [--notify a,b]
- *            [--no-ack] [--hold-close SECONDS] -- PROGRAM [ARGS]
+ *            [--no-ack] [--serial S] [--hold-close SECONDS] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
  *       (or by client_register() of `unotify run --daemon`, with --metadata
  *       the policy name), then the child execs PROGRAM; exits with its status.
+ *       --serial S: the state carries "policySerial": S, as `unotify run
+ *       --daemon` sends the version of the policy whose kernel layer it loaded.
  *       --hold-close: a second fd ("held") goes with the state, a TCP socket
  *       whose last close blocks for SECONDS (SO_LINGER, unsent data): the
  *       daemon's thread closing it is held between reading the message and
@@ -296,6 +298,14 @@ int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
 		return hand_over_run(o, listener, pid);
 	msg = strcmp(o->style, "crun") == 0 ? state_crun(pid, id, o->metadata) :
 					      state_runc(pid, id, o->metadata);
+	if (msg && o->serial) {
+		char *pinned = NULL;
+
+		if (asprintf(&pinned, "{\"policySerial\":%s,%s", o->serial, msg + 1) < 0)
+			pinned = NULL;
+		free(msg);
+		msg = pinned;
+	}
 	sock = connect_to(o->socket);
 
 	if (msg && sock >= 0 && o->hold_close > 0) {
@@ -678,6 +688,8 @@ static int parse_reg(int argc, char **argv, struct reg_opts *o)
 			o->notify = v;
 		else if (strcmp(a, "--hold-close") == 0)
 			o->hold_close = atoi(v);
+		else if (strcmp(a, "--serial") == 0)
+			o->serial = v;
 		else if (strcmp(a, "--daemon-pid") == 0)
 			;
 		else

@@ -23,6 +23,7 @@ struct reg_opts {
 	bool ack;
 	int hold_close; /* seconds, 0: no held fd */
 	FILE *answer;   /* where the daemon's answer goes; NULL: stderr */
+	const char *serial; /* policySerial to add to the state, NULL: none */
 };
 
 /* Says what failed (errno) on stderr; returns 2, oci-client's error status. */

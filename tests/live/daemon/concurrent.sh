@@ -29,7 +29,7 @@ say "before: fds=$fds0 threads=$threads0"
 i=0
 while [ "$i" -lt 12 ]; do
 	k=$((i % 3))
-	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$UNOTIFY" run --daemon="$SOCK" --policy-dir "$T/policies" \
+	timeout -k 5 "$UNOTIFY_TEST_TIMEOUT" "$UNOTIFY" run --daemon --socket "$SOCK" \
 		--policy-name "mix$k" -- sh -c "'$PROBE' getppid; sleep 0.2; '$PROBE' getppid" \
 		>"$T/run$i.out" 2>"$T/run$i.err" </dev/null &
 	track_pid $!

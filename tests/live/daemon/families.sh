@@ -65,7 +65,7 @@ same() {
 	state >"$T/state1"
 	reset_w
 	# shellcheck disable=SC2086
-	urun ${RUNAS:-} --daemon="$SOCK" --policy-dir "$T/policies" --policy-name fam -- "$PROBE" "$@"
+	urun ${RUNAS:-} --daemon --socket "$SOCK" --policy-name fam -- "$PROBE" "$@"
 	state >"$T/state2"
 	daemon_alive || { cat "$T/d.err"; fail "$what: the daemon died (its own filter killed it)"; }
 	if [ "$RC" != "$rc1" ] || [ "$OUT" != "$out1" ]; then
