@@ -53,6 +53,8 @@ struct unotify_listener {
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
+/* listener.c: does a live listener own fd (unotify_listener_new took it)? */
+bool listener_owns(int fd);
 
 /* features.c: the probe, run once per process; NULL if it could not run (uname failed). */
 const struct unotify_features *features_cached(void);

@@ -540,9 +540,20 @@ int unotify_child_wait(struct unotify_child *c)
 	return -EIO;
 }
 
+int unotify_child_listener(struct unotify_child *c, unotify_listener **ret)
+{
+	if (c->listener_fd < 0)
+		return -EBADF;
+	/* Taken whatever happens: unotify_listener_new() closes it when it fails. */
+	return unotify_listener_new(TAKE_FD(c->listener_fd), ret);
+}
+
 void unotify_child_close(struct unotify_child *c)
 {
 	closep(&c->pidfd);
+	/* A number unotify_listener_new() took over is the listener's to close, not ours. */
+	if (listener_owns(c->listener_fd))
+		c->listener_fd = -1;
 	closep(&c->listener_fd);
 	closep(&c->exec_status_fd);
 }

@@ -149,4 +149,5 @@ const struct enforce_family enforce_exec_family = {
 	.perform = exec_perform,
 	.release = enforce_free_state,
 	.audit = exec_audit,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE, /* resolves, performs nothing */
 };

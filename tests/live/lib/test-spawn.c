@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -122,8 +123,8 @@ static bool spawn_run(struct unotify_spawn_attr *a, enum filter_kind kind, struc
 	free(prog.filter);
 	EXPECT_EQ(r, 0);
 	EXPECT(child.pid > 0 && child.pidfd >= 0 && child.exec_status_fd >= 0);
-	EXPECT_EQ(unotify_listener_new(child.listener_fd, &l), 0);
-	child.listener_fd = -1;
+	EXPECT_EQ(unotify_child_listener(&child, &l), 0);
+	EXPECT_EQ(child.listener_fd, -1);
 	EXPECT_EQ(unotify_supervise(l, &ops, NULL), 0);
 	unotify_listener_free(l);
 	s->status = unotify_child_wait(&child);
@@ -445,6 +446,43 @@ static bool test_spawn_fail_closed(void)
 	return true;
 }
 
+/*
+ * The ownership trap of unotify.h: the listener took child.listener_fd and
+ * the caller kept the number. unotify_child_close() must not close what the
+ * listener now owns (in a threaded supervisor that number may by then be
+ * another sandbox's), and taking the listener a second time is refused.
+ */
+static bool test_spawn_listener_ownership(void)
+{
+	struct counts c = { .fd = -1 };
+	struct unotify_loop_ops ops = { decide_spawned, NULL, &c };
+	char *argv[] = { self_exe, "--child", "getppid42", NULL };
+	struct unotify_spawn_attr a = SPAWN_ATTR(.path = self_exe, .argv = argv);
+	struct unotify_child child;
+	struct sock_fprog prog;
+	unotify_listener *l, *again = NULL;
+	int fd;
+
+	EXPECT(filter_build(FILTER_NOTIFY_GETPPID, &prog));
+	a.filter = &prog;
+	EXPECT_EQ(unotify_spawn(&a, &child), 0);
+	free(prog.filter);
+	fd = child.listener_fd;
+	EXPECT_EQ(unotify_listener_new(fd, &l), 0); /* and child.listener_fd kept */
+	EXPECT_EQ(unotify_listener_new(fd, &again), -EBUSY);
+	EXPECT(again == NULL);
+	unotify_child_close(&child);
+	EXPECT_EQ(child.listener_fd, -1);
+	EXPECT_EQ(child.pidfd, -1);
+	EXPECT(fcntl(unotify_listener_fd(l), F_GETFD) >= 0); /* still open: the listener's */
+	EXPECT_EQ(unotify_supervise(l, &ops, NULL), 0);     /* and it still works */
+	EXPECT_EQ(c.decided, 1);
+	unotify_listener_free(l);
+	EXPECT(waitpid(child.pid, &fd, 0) == child.pid && WIFEXITED(fd) && WEXITSTATUS(fd) == 0);
+	EXPECT_EQ(unotify_child_listener(&child, &l), -EBADF);
+	return true;
+}
+
 /* `test-lib --child MODE`: the program the spawn tests above exec. */
 int spawn_child_main(const char *mode)
 {
@@ -452,6 +490,8 @@ int spawn_child_main(const char *mode)
 		return syscall(__NR_getpid) == getpid() ? 0 : 1;
 	if (strcmp(mode, "enosys") == 0)
 		return child_enosys(getppid());
+	if (strcmp(mode, "getppid42") == 0)
+		return syscall(__NR_getppid) == 42 ? 0 : 1;
 	if (strcmp(mode, "read-injected") == 0) {
 		char buf[8] = { 0 };
 		long fd = syscall(__NR_getppid);
@@ -489,6 +529,8 @@ const struct test_entry spawn_tests[] = {
 	{ "spawn: x32 and i386 entry points killed", test_foreign_abi_killed, false, true },
 	{ "spawn: an FD verdict", test_spawn_fd_verdict, false, true },
 	{ "spawn: supervisor drops the listener: ENOSYS", test_spawn_fail_closed, false, true },
+	{ "spawn: the listener owns listener_fd once it took it", test_spawn_listener_ownership,
+	  false, true },
 };
 
 const size_t spawn_tests_count = ARRAY_SIZE(spawn_tests);
