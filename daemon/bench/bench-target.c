@@ -242,7 +242,7 @@ static int target_load_filter(enum bench_target_kind kind)
 	return fd < 0 ? negative_errno() : (int)fd;
 }
 
-static int target_send_fd(int sock, int fd)
+int bench_send_fd(int sock, int fd)
 {
 	char byte = 'L';
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
@@ -282,7 +282,7 @@ static int target_setup(struct target *t, int sock)
 	if (kind == BENCH_TARGET_ALLOWED)
 		return 0;
 	t->expected = BENCH_REPLY_VALUE;
-	r = target_send_fd(sock, fd);
+	r = bench_send_fd(sock, fd);
 	if (r < 0)
 		target_fail(t->shm, "cannot send the listener: %s", strerror(-r));
 	return r;

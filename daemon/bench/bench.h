@@ -218,6 +218,9 @@ int bench_target_main(const struct bench_config *cfg, const struct bench_setting
 		      struct bench_shared *shm, int sock, pid_t parent);
 size_t bench_shared_size(const struct bench_config *cfg, const struct bench_settings *set);
 int bench_pin_self(int cpu);
+/* One fd over a socketpair (SCM_RIGHTS, one byte of data); received with O_CLOEXEC. */
+int bench_send_fd(int sock, int fd);
+int bench_recv_fd(int sock, int *ret);
 
 /* Parent side of the modes (bench-supervise.c). */
 int bench_bare_prepare(struct bench_run *run);

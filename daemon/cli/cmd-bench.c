@@ -507,6 +507,10 @@ int cmd_bench(int argc, char **argv)
 	size_t n;
 	int r, status;
 
+	if (argc > 1 && strcmp(argv[1], "floor") == 0)
+		return cmd_bench_floor(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "landlock") == 0)
+		return cmd_bench_landlock(argc - 1, argv + 1);
 	bench_options_defaults(&o);
 	r = bench_parse_args(&o, argc, argv);
 	if (r != 0)
