@@ -7,7 +7,9 @@
 # system headers: ~35k openat with the defaults, ~21k of them ENOENT, as
 # gcc searches its include path), then times `make -jN` over it, alternating
 # the ways of running it round after round, and prints the median of each
-# with its ratio to the unsandboxed build and to the bare safe supervisor:
+# with its ratio to the unsandboxed build and to the bare safe supervisor,
+# for the wall time and for the CPU time of every process (on a shared
+# machine the CPU time is the steadier of the two):
 #   plain     the build, unsandboxed
 #   unotify   unotify run --policy POLICY -- make (default policy: default
 #             allow + deny openat path=/etc/shadow)
@@ -218,22 +220,23 @@ prefix() {
 	esac
 }
 
-now_ns() { date +%s%N; }
-
-# One build: prints its wall time in ns, or fails with the build's log.
+# One build: prints its wall time and its CPU time (user + system of every
+# process, the supervisor's included) in ms, or fails with the build's log.
 build_once() {
-	local mode=$1 j=$2 t0 t1 cmd=()
+	local mode=$1 j=$2 rc=0 real user sys cmd=()
 	make -s -C "$dir/src" clean >/dev/null
 	while IFS= read -r -d '' w; do cmd+=("$w"); done < <(prefix "$mode")
-	t0=$(now_ns)
-	if ! "${cmd[@]}" make -s -C "$dir/src" -j"$j" >"$dir/log.$mode" 2>&1; then
+	TIMEFORMAT='%3R %3U %3S'
+	{ time "${cmd[@]}" make -s -C "$dir/src" -j"$j" >"$dir/log.$mode" 2>&1 || rc=$?; } \
+		2>"$dir/time.$mode"
+	if [ "$rc" != 0 ]; then
 		echo "build.sh: the $mode build failed (-j$j):" >&2
 		tail -5 "$dir/log.$mode" >&2
 		return 1
 	fi
-	t1=$(now_ns)
 	[ -x "$dir/src/prog" ] || { echo "build.sh: the $mode build made no program" >&2; return 1; }
-	echo $((t1 - t0))
+	read -r real user sys <"$dir/time.$mode"
+	awk -v r="$real" -v u="$user" -v s="$sys" 'BEGIN { printf "%d %d\n", r * 1000, (u + s) * 1000 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
@@ -250,33 +253,44 @@ echo "# unotify: ${unotify:-none}; policy: $policy"
 make -s -C "$dir/src" clean >/dev/null
 make -s -C "$dir/src" -j2 >/dev/null
 
+# table TITLE: one row per mode from the times in wall[] or cpu[] (named by $1).
+table() {
+	local -n t=$1
+	local m lo hi
+	declare -A med=()
+	for m in "${mode_list[@]}"; do
+		# shellcheck disable=SC2086
+		med[$m]=$(printf '%s\n' ${t[$m]} | median)
+	done
+	printf '%-10s %9s %9s %9s %9s %9s\n' mode median min max /plain /floor
+	for m in "${mode_list[@]}"; do
+		# shellcheck disable=SC2086
+		read -r lo hi < <(printf '%s\n' ${t[$m]} | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }')
+		awk -v m="$m" -v med="${med[$m]}" -v lo="$lo" -v hi="$hi" -v p="${med[plain]:-0}" \
+			-v f="${med[floor]:-0}" 'BEGIN {
+			printf "%-10s %9.3f %9.3f %9.3f", m, med / 1e3, lo / 1e3, hi / 1e3
+			if (p > 0) printf " %8.2fx", med / p; else printf " %9s", "-"
+			if (f > 0) printf " %8.2fx", med / f; else printf " %9s", "-"
+			printf "\n" }'
+	done
+}
+
 for j in "${job_list[@]}"; do
-	declare -A times=()
+	declare -A wall=() cpu=()
 	n=${#mode_list[@]}
 	for r in $(seq 1 "$runs"); do
 		for k in $(seq 0 $((n - 1))); do
 			m=${mode_list[$(((k + r) % n))]}
 			t=$(build_once "$m" "$j") || exit 1
-			times[$m]="${times[$m]:-} $t"
+			wall[$m]="${wall[$m]:-} ${t% *}"
+			cpu[$m]="${cpu[$m]:-} ${t#* }"
 		done
 	done
-	declare -A med=()
-	for m in "${mode_list[@]}"; do
-		# shellcheck disable=SC2086
-		med[$m]=$(printf '%s\n' ${times[$m]} | median)
-	done
 	echo
-	echo "make -j$j: median of $runs builds (seconds), ratio to plain and to floor"
-	printf '%-10s %9s %9s %9s %9s %9s\n' mode median min max /plain /floor
-	for m in "${mode_list[@]}"; do
-		# shellcheck disable=SC2086
-		read -r lo hi < <(printf '%s\n' ${times[$m]} | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }')
-		awk -v m="$m" -v med="${med[$m]}" -v lo="$lo" -v hi="$hi" -v p="${med[plain]:-0}" \
-			-v f="${med[floor]:-0}" 'BEGIN {
-			printf "%-10s %9.3f %9.3f %9.3f", m, med / 1e9, lo / 1e9, hi / 1e9
-			if (p > 0) printf " %8.2fx", med / p; else printf " %9s", "-"
-			if (f > 0) printf " %8.2fx", med / f; else printf " %9s", "-"
-			printf "\n" }'
-	done
-	unset times med
+	echo "make -j$j: wall time, median of $runs builds (seconds), ratio to plain and to floor"
+	table wall
+	echo
+	echo "make -j$j: CPU time (user + system, every process), median of $runs builds (seconds)"
+	table cpu
+	unset wall cpu
 done
