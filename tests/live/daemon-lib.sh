@@ -48,7 +48,7 @@ start_daemon() {
 	DPID=$!
 	track_pid "$DPID"
 	if ! wait_until 10 test -S "$SOCK"; then
-		cat "$T/d.err"
+		say "$(cat "$T/d.err")"
 		fail "unotifyd did not start listening on $SOCK"
 	fi
 	# Bound and listening is not yet ready: wait for the log line after hardening.
@@ -89,7 +89,7 @@ status_json() {
 # expect_log WHAT ERE: the daemon's log has a line matching ERE (waits up to 5 s).
 expect_log() {
 	if ! wait_until 5 grep -Eq -- "$2" "$T/d.err"; then
-		printf -- '--- daemon log:\n%s\n---\n' "$(cat "$T/d.err")"
+		say "$(printf -- '--- daemon log:\n%s\n---\n' "$(cat "$T/d.err")")"
 		fail "$1: no daemon log line matches /$2/"
 	fi
 	say "ok: $1"

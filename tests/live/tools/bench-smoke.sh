@@ -23,9 +23,8 @@ SMALL="--iterations $ITER --batches $BATCHES --warmup 20 --repeat 1"
 # check_json WHAT FILE JQ-EXPRESSION: the expression is true for FILE.
 check_json() {
 	if ! jq -e "$3" "$2" >/dev/null 2>"$T/.jq"; then
-		printf -- '--- %s:\n' "$2"
-		head -c 4000 "$2"
-		printf -- '\n--- jq: %s\n' "$(cat "$T/.jq")"
+		say "$(printf -- '--- %s:\n' "$2"; head -c 4000 "$2"
+			printf -- '\n--- jq: %s\n' "$(cat "$T/.jq")")"
 		fail "$1: $3 does not hold"
 	fi
 	say "ok: $1"
