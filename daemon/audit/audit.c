@@ -27,8 +27,47 @@ struct audit {
 	int fd;
 	bool owned;
 	enum audit_format format;
+	enum audit_level level;    /* set before the first record, read-only after */
 	struct audit_queue *queue; /* NULL: each record written at once */
 };
+
+static const char *const audit_level_names[] = {
+	[AUDIT_LEVEL_DENY] = "deny",
+	[AUDIT_LEVEL_ALL] = "all",
+	[AUDIT_LEVEL_NONE] = "none",
+};
+
+int audit_level_parse(const char *s, enum audit_level *ret)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(audit_level_names); i++)
+		if (strcmp(s, audit_level_names[i]) == 0) {
+			*ret = (enum audit_level)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *audit_level_name(enum audit_level level)
+{
+	return level < ARRAY_SIZE(audit_level_names) ? audit_level_names[level] : "?";
+}
+
+void audit_set_level(struct audit *a, enum audit_level level)
+{
+	a->level = level;
+}
+
+bool audit_wants(const struct audit *a, const char *verdict)
+{
+	switch (a->level) {
+	case AUDIT_LEVEL_ALL:
+		return true;
+	case AUDIT_LEVEL_NONE:
+		return false;
+	default:
+		return strcmp(verdict, "allow") != 0;
+	}
+}
 
 int audit_format_parse(const char *s, enum audit_format *ret)
 {

@@ -30,6 +30,19 @@ struct audit_argv {
 	bool more;
 };
 
+/*
+ * Which decisions reach the trail (--log-level). The default leaves out
+ * the allowed calls, which are most of a program's calls and none of what
+ * a reader of the trail looks for: it keeps denials, kills, returned
+ * values, `log` rules and fail-closed answers. Allowed calls are still
+ * counted (unotify run --stats, unotifyd's status).
+ */
+enum audit_level {
+	AUDIT_LEVEL_DENY, /* the default: every decision but allow */
+	AUDIT_LEVEL_ALL,  /* every decision */
+	AUDIT_LEVEL_NONE, /* nothing */
+};
+
 struct audit_record {
 	const char *sandbox;   /* NULL for `unotify run` */
 	pid_t pid;
@@ -61,6 +74,13 @@ int audit_set_async(struct audit *a);
 void audit_close(struct audit *a);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);
+/* "deny", "all" or "none"; -EINVAL otherwise. */
+int audit_level_parse(const char *s, enum audit_level *ret);
+const char *audit_level_name(enum audit_level level);
+/* Before the first record (AUDIT_LEVEL_DENY until then). */
+void audit_set_level(struct audit *a, enum audit_level level);
+/* Whether a decision with this verdict ("allow", "deny", ...) is to be recorded. */
+bool audit_wants(const struct audit *a, const char *verdict);
 /* Thread-safe: one whole line per record. */
 void audit_write(struct audit *a, const struct audit_record *r);
 

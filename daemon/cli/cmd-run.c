@@ -29,6 +29,8 @@ static void run_usage(FILE *out)
 		"  --rule RULE           one policy line (repeatable, after the files)\n"
 		"  --log FILE            audit trail to FILE (default: stderr)\n"
 		"  --log-format FORMAT   text (default) or json\n"
+		"  --log-level LEVEL     deny (default: every decision but allow), all\n"
+		"                        or none\n"
 		"  --no-sync             do not use the same-CPU hand-off\n"
 		"  --cpu N               pin the supervisor and the program to CPU N\n"
 		"  --user USER           run the program as USER\n"
@@ -84,6 +86,7 @@ enum {
 	OPT_RULE,
 	OPT_LOG,
 	OPT_LOG_FORMAT,
+	OPT_LOG_LEVEL,
 	OPT_NO_SYNC,
 	OPT_CPU,
 	OPT_USER,
@@ -102,6 +105,7 @@ static const struct option run_options[] = {
 	{ "rule", required_argument, NULL, OPT_RULE },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "user", required_argument, NULL, OPT_USER },
@@ -135,6 +139,14 @@ static int run_parse_one(int c, struct run_options *o)
 			fprintf(stderr, "unotify: --log-format takes text or json, not '%s'\n", optarg);
 			return -EINVAL;
 		}
+		return 1;
+	case OPT_LOG_LEVEL:
+		if (audit_level_parse(optarg, &o->log_level) < 0) {
+			fprintf(stderr, "unotify: --log-level takes deny, all or none, not '%s'\n",
+				optarg);
+			return -EINVAL;
+		}
+		o->log_level_set = true;
 		return 1;
 	case OPT_NO_SYNC:
 		o->sync = false;

@@ -19,6 +19,7 @@
 #include "protocol/client.h"
 #include "record.h"
 #include "run-stats.h"
+#include "run-syscount.h"
 #include "lib/util.h"
 
 static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
@@ -172,6 +173,7 @@ struct run_state {
 	struct unotify_child child;
 	unotify_listener *listener;
 	struct run_stats *stats;
+	struct run_syscount syscount; /* --stats: this thread's own system calls */
 	struct record *record;
 };
 
@@ -197,6 +199,14 @@ static int run_fetch_layer(struct run_state *s)
 	else if (r < 0)
 		fprintf(stderr, "unotify: %s\n", client_strerror(r));
 	return r;
+}
+
+/* --log-level, else deny; a recorded run's trail (--record --log) holds every call. */
+static enum audit_level run_log_level(const struct run_options *o)
+{
+	if (o->log_level_set)
+		return o->log_level;
+	return o->record_path ? AUDIT_LEVEL_ALL : AUDIT_LEVEL_DENY;
 }
 
 static int run_prepare(struct run_state *s)
@@ -233,6 +243,8 @@ static int run_prepare(struct run_state *s)
 			o->log_path ? o->log_path : "stderr", strerror(-r));
 		return r;
 	}
+	if (s->audit)
+		audit_set_level(s->audit, run_log_level(o));
 	if (o->stats) {
 		s->stats = run_stats_new();
 		if (!s->stats)
@@ -284,6 +296,8 @@ static void run_replied(const struct seccomp_notif *req, const struct unotify_ve
 	struct run_state *s = ((struct enforcer *)userdata)->user;
 
 	run_stats_add(s->stats, req->data.nr, v, ns);
+	/* Everything since the previous reply: the RECV, the decision, the reply. */
+	run_stats_add_own(s->stats, req->data.nr, run_syscount_take(&s->syscount));
 }
 
 static void run_observe(struct enforcer *e, const struct audit_record *r)
@@ -313,7 +327,16 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
 		return r;
 	}
+	if (s->stats) {
+		run_syscount_open(&s->syscount);
+		if (s->syscount.fd < 0)
+			run_stats_set_own_why(s->stats, s->syscount.why);
+	}
 	r = unotify_supervise(s->listener, &ops, NULL);
+	run_syscount_close(&s->syscount);
+	if (s->stats && s->audit)
+		run_stats_set_audit(s->stats, atomic_load(&e.audited), atomic_load(&e.unaudited),
+				    audit_level_name(run_log_level(s->o)));
 	if (r < 0)
 		fprintf(stderr, "unotify: supervision failed: %s\n", strerror(-r));
 	return r;
@@ -391,7 +414,8 @@ static int run_record_write(struct run_state *s)
 int run_main(const struct run_options *o)
 {
 	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
-						  .exec_status_fd = -1 } };
+						  .exec_status_fd = -1 },
+			       .syscount = { .fd = -1 } };
 	int r;
 
 	if (run_prepare(&s) < 0) {

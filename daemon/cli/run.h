@@ -16,6 +16,8 @@ struct run_options {
 	size_t n_rules;
 	const char *log_path;
 	enum audit_format log_format;
+	enum audit_level log_level;
+	bool log_level_set;
 	bool sync;
 	int cpu;
 	const char *user;

@@ -272,6 +272,13 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 {
 	static const struct enforce_path none[2];
 	const struct enforce_path *p = c->paths ? c->paths : none;
+	bool wanted = e->audit && audit_wants(e->audit, verdict);
+
+	if (e->audit && !wanted)
+		atomic_fetch_add_explicit(&e->unaudited, 1, memory_order_relaxed);
+	if (!wanted && !e->observe)
+		return; /* the hot path of an allowed call: no record built */
+
 	struct audit_record r = {
 		.sandbox = e->sandbox,
 		.pid = (pid_t)c->req->pid,
@@ -289,12 +296,12 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.rule_line = d ? d->line : 0,
 	};
 
-	if (!e->audit && !e->observe)
-		return;
 	if (c->family && c->family->audit)
 		c->family->audit(c, &r);
-	if (e->audit)
+	if (wanted) {
 		audit_write(e->audit, &r);
+		atomic_fetch_add_explicit(&e->audited, 1, memory_order_relaxed);
+	}
 	if (e->observe)
 		e->observe(e, &r);
 }

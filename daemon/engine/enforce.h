@@ -28,6 +28,8 @@ struct enforcer {
 	void (*observe)(struct enforcer *e, const struct audit_record *r);
 	atomic_ullong notifications;
 	atomic_ullong denials;
+	atomic_ullong audited;         /* decisions the audit trail recorded */
+	atomic_ullong unaudited;       /* and those its --log-level left out */
 };
 
 /*

@@ -37,6 +37,7 @@ struct daemon_config {
 	const char *log_path;           /* audit trail file, NULL: stderr or the journal */
 	enum audit_format log_format;
 	bool log_format_set;
+	enum audit_level log_level; /* --log-level (default: deny) */
 	bool sync;                      /* same-CPU hand-off on each listener */
 	bool harden;
 	bool audit_sync;       /* --audit-sync: no writer thread */

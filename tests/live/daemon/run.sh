@@ -95,3 +95,17 @@ expect_out "registered with the serial of a version reloaded since: fail closed"
 expect_grep "the acknowledgement says why" "$ERR" "was reloaded after the program's kernel layer was fetched"
 expect_daemon_alive "after the run --daemon cases"
 stop_daemon
+
+# The trail's level: by default (--log-level deny) no allowed call is in it.
+audit=$(cat "$T/audit.log")
+expect_grep "the daemon's trail has the denial" "$audit" 'path=/etc/shadow verdict=deny errno=EACCES'
+expect_no_grep "and, by default (--log-level deny), no allowed call" "$audit" ' verdict=allow '
+: >"$T/audit.log"
+: >"$T/d.err"
+start_daemon --log-level all
+echo readable >"$T/readable"
+urun --daemon --socket "$SOCK" --policy-name web -- "$PROBE" read "$T/readable"
+expect_out "run --daemon --log-level all: the open" "data=readable"
+stop_daemon
+expect_grep "--log-level all: the allowed open is in the trail" "$(cat "$T/audit.log")" \
+	"path=$(re_quote "$T/readable") verdict=allow"

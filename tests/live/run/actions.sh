@@ -62,11 +62,30 @@ deny_trail=$ERR
 expect_grep "deny with path in the trail" "$ERR" \
 	"^$TS pid=$pid syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/secret") verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2\$"
 echo hello >"$T/other"
-urun --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "open decided by the default" "$OUT" '^data=hello$'
-expect_grep "default in the trail" "$ERR" \
+expect_grep "default in the trail (--log-level all)" "$ERR" \
 	"^$TS pid=$pid syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/other")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/other") verdict=allow rule=default\$"
+
+say "== --log-level: allowed calls are left out by default, counted in --stats"
+urun --stats --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+expect_grep "the allowed open ran" "$OUT" '^data=hello$'
+expect_no_grep "no allowed call in the default trail" "$ERR" ' verdict=allow '
+expect_grep "the table counts the allowed opens" "$ERR" '^openat +[1-9][0-9]* +0 +[1-9]'
+expect_grep "and says what the trail left out" "$ERR" \
+	'^audit: 0 records written, [1-9][0-9]* decisions not recorded \(--log-level deny\)$'
+urun --policy "$T/audit.policy" -- "$PROBE" open "$T/secret"
+expect_grep "a denial is still recorded by default" "$ERR" \
+	"syscall=openat .* verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2\$"
+urun --policy "$T/log.policy" -- "$PROBE" getppid
+expect_grep "a log rule is still recorded by default" "$ERR" 'syscall=getppid args=\(\) verdict=log '
+urun --log-level none --policy "$T/audit.policy" -- "$PROBE" open "$T/secret"
+expect_grep "--log-level none: the denial still happens" "$OUT" '^err EACCES$'
+expect_no_grep "--log-level none: no record at all" "$ERR" ' verdict='
+urun --log-level verbose --policy "$T/audit.policy" -- "$PROBE" getppid
+expect_status "an unknown --log-level is bad usage" 125
+expect_grep "and says which levels exist" "$ERR" "takes deny, all or none, not 'verbose'"
 
 say "== the audit trail in JSON"
 urun --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
@@ -157,10 +176,10 @@ say "== arguments decoded as in the documented example"
 ERR=$deny_trail
 expect_grep "openat without O_CREAT shows three arguments" "$ERR" \
 	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY\\) path="
-urun --policy "$T/audit.policy" -- "$PROBE" open "$T" directory
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" open "$T" directory
 expect_grep "O_DIRECTORY is not O_TMPFILE: no mode either" "$ERR" \
 	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T")\", O_RDONLY\\|O_DIRECTORY\\) path="
-urun --policy "$T/audit.policy" -- "$PROBE" open "$T/created" wronly creat mode=0600
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" open "$T/created" wronly creat mode=0600
 expect_grep "O_CREAT shows the mode in octal" "$ERR" \
 	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/created")\", O_WRONLY\\|O_CREAT, 0600\\) path="
 

@@ -98,14 +98,14 @@ expect "readlink denied/link" "err EACCES" readlink "$D/link"
 expect "readlink link-in (outside)" "err EPERM" readlink "$T/link-in"
 
 say "== /proc/self is the target"
-urun --policy "$POL" -- "$PROBE" --pid readlink /proc/self
+urun --log-level all --policy "$POL" -- "$PROBE" --pid readlink /proc/self
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "readlink /proc/self names the target" "$OUT" "^ok len=[0-9]+ text=$pid\$"
-urun --policy "$POL" -- "$PROBE" --pid readlinkat /proc thread-self
+urun --log-level all --policy "$POL" -- "$PROBE" --pid readlinkat /proc thread-self
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "readlinkat(/proc, thread-self)" "$OUT" "^ok len=[0-9]+ text=$pid/task/$pid\$"
 same "readlink /proc/self/exe" "ok len=" readlink /proc/self/exe
-urun --policy "$POL" -- "$PROBE" --pid statx - /proc/self/status
+urun --log-level all --policy "$POL" -- "$PROBE" --pid statx - /proc/self/status
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "statx /proc/self/status" "$OUT" "^ok mask="
 audited "/proc/self resolved to the target's pid" "path=/proc/$pid/status verdict=allow"
