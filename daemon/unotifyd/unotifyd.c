@@ -262,6 +262,16 @@ static int open_audit(struct daemon *d)
 	return r;
 }
 
+/* Records the trail lost are said when it closes, as `status` says them while it runs. */
+static void daemon_audit_close(struct audit *a)
+{
+	unsigned long long lost = audit_close(a);
+
+	if (lost)
+		log_error("%llu audit records could not be written: the audit trail is incomplete",
+			  lost);
+}
+
 static void send_status(struct daemon *d)
 {
 	struct policy_set *set = daemon_policies(d);
@@ -441,7 +451,7 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	pthread_mutex_unlock(&d->lock);
 	if (active == 0 && atomic_load(&d->pending) == 0) {
 		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
-		audit_close(d->audit);
+		daemon_audit_close(d->audit);
 		policies_unref(d->policies);
 		return;
 	}
