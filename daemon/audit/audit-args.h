@@ -18,6 +18,7 @@ const char *audit_errno_name(int err);
 
 /* The journal sink (audit-journal.c, or audit-journal-none.c without libsystemd). */
 bool audit_journal_available(void);
-void audit_journal_write(const struct audit_record *r);
+/* 0, or -errno when the entry could not be sent (counted as lost). */
+int audit_journal_write(const struct audit_record *r);
 
 #endif

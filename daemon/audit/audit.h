@@ -3,6 +3,8 @@
  * The audit trail: one record per decision taken in user space.
  * Sinks: a stream (stderr or --log FILE) as text or JSON lines, or the
  * journal with structured fields (SANDBOX, PID, SYSCALL, PATH, VERDICT).
+ * Records that cannot be written are counted (audit_lost), never dropped
+ * silently.
  */
 #ifndef UNOTIFY_AUDIT_H
 #define UNOTIFY_AUDIT_H
@@ -70,8 +72,8 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret);
  * trip (audit-queue.h): they reach the file within a few milliseconds.
  */
 int audit_set_async(struct audit *a);
-/* Writes out every record still queued. */
-void audit_close(struct audit *a);
+/* Writes out every record still queued, then frees a; returns the records lost in all. */
+uint64_t audit_close(struct audit *a);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);
 /* "deny", "all" or "none"; -EINVAL otherwise. */
@@ -83,5 +85,11 @@ void audit_set_level(struct audit *a, enum audit_level level);
 bool audit_wants(const struct audit *a, const char *verdict);
 /* Thread-safe: one whole line per record. */
 void audit_write(struct audit *a, const struct audit_record *r);
+/*
+ * How many records could not be written (whole or in part) so far, and the
+ * last error (errno) in *ret_error (may be NULL). Queued records count once
+ * their write failed: after audit_close() for the last of them.
+ */
+uint64_t audit_lost(struct audit *a, int *ret_error);
 
 #endif

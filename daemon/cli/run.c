@@ -359,13 +359,27 @@ static int run_finish(struct run_state *s)
 	return status;
 }
 
+/* A trail that lost records says so, whatever --quiet: an audit trail is not optional. */
+static void run_audit_close(struct audit *a)
+{
+	int err = 0;
+	unsigned long long lost;
+
+	audit_lost(a, &err);
+	lost = audit_close(a);
+	if (lost)
+		fprintf(stderr, "unotify: %llu audit record%s could not be written (%s): the "
+				"audit trail is incomplete\n",
+			lost, lost > 1 ? "s" : "", err ? strerror(err) : "unknown error");
+}
+
 static void run_state_free(struct run_state *s)
 {
 	unotify_listener_free(s->listener);
 	unotify_child_close(&s->child);
 	run_stats_free(s->stats);
 	record_free(s->record);
-	audit_close(s->audit);
+	run_audit_close(s->audit);
 	policy_program_free(s->prog);
 	policy_free(s->policy);
 	free(s->layer.filter);

@@ -89,6 +89,9 @@ static struct json_object *control_status(struct daemon *d)
 	json_object_object_add(o, "sandboxes_total", json_object_new_int64((int64_t)total));
 	json_object_object_add(o, "clients_rejected",
 			       json_object_new_int64((int64_t)atomic_load(&d->rejected)));
+	/* Records the trail could not write: counted, never silently lost. */
+	json_object_object_add(o, "audit_lost",
+			       json_object_new_int64((int64_t)audit_lost(d->audit, NULL)));
 	return o;
 }
 

@@ -268,6 +268,16 @@ static int open_audit(struct daemon *d)
 	return r;
 }
 
+/* Records the trail lost are said when it closes, as `status` says them while it runs. */
+static void daemon_audit_close(struct audit *a)
+{
+	unsigned long long lost = audit_close(a);
+
+	if (lost)
+		log_error("%llu audit records could not be written: the audit trail is incomplete",
+			  lost);
+}
+
 static void send_status(struct daemon *d)
 {
 	struct policy_set *set = daemon_policies(d);
@@ -451,7 +461,7 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	workers = atomic_load(&d->workers);
 	if (workers == 0) {
 		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
-		audit_close(d->audit);
+		daemon_audit_close(d->audit);
 		d->audit = NULL;
 		policies_unref(d->policies);
 		d->policies = NULL;
