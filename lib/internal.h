@@ -47,7 +47,7 @@ struct target_fid {
 /*
  * One seccomp notification fd. Receiving uses the listener's buffer, so one
  * thread receives per listener (the kernel wakes every blocked receiver
- * anyway, FIELD-NOTES); replies, ID_VALID and memory access may come from
+ * anyway, Linux 6.6+); replies, ID_VALID and memory access may come from
  * any thread.
  */
 struct unotify_listener {
@@ -68,6 +68,8 @@ struct unotify_listener {
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
+/* listener.c: does a live listener own fd (unotify_listener_new took it)? */
+bool listener_owns(int fd);
 
 /* features.c: the probe, run once per process; NULL if it could not run (uname failed). */
 const struct unotify_features *features_cached(void);
@@ -97,12 +99,20 @@ int caps_set_inheritable(uint64_t keep);
 int spawn_ns_check_fds(const int stdio_fds[3]);
 /* fork(), the child pid 1 of a new pid namespace, where it runs child(arg) (never returning). */
 int spawn_ns_fork(void (*child)(const void *arg), const void *arg, pid_t *ret);
+/* What the sandbox's init needs to know before it forks the program's process. */
+struct spawn_init {
+	const char *exe;        /* NULL, or the image the init execs (unotify_spawn_attr.init_exe) */
+	int ready;              /* the readiness pipe's write end: closed once the init is confined */
+	bool set_user;          /* the program's uid and gid, for the init to take them too */
+	uid_t uid;
+	gid_t gid;
+};
 /*
  * In that pid 1: its own mount namespace, /proc and process group; forks
  * the program's process and returns 0 there; becomes the init (never
  * returns) in the first. -errno when the setup failed.
  */
-int spawn_init_start(void);
+int spawn_init_start(const struct spawn_init *in);
 /* The terminal's foreground to pgrp if it is ours; *ret_fd: to give it back, or -1. */
 int spawn_tty_give(pid_t pgrp, int *ret_fd);
 void spawn_tty_take_back(int *fd);

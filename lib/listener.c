@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,62 @@ static int listener_get_sizes(struct seccomp_notif_sizes *ret)
 	return 0;
 }
 
+/*
+ * The fd numbers that live listeners own, one bit each, so that
+ * unotify_child_close() never closes a number a listener took over
+ * (unotify.h: a caller that gave child.listener_fd to unotify_listener_new()
+ * and kept the number). Not on any hot path: taken at listener_new and free.
+ */
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *owned;
+static size_t owned_words;
+
+static int listener_own(int fd)
+{
+	size_t w = (size_t)fd / 64;
+	int r = 0;
+
+	pthread_mutex_lock(&owned_lock);
+	if (w >= owned_words) {
+		size_t n = w + 1 > owned_words * 2 ? w + 1 : owned_words * 2;
+		uint64_t *grown = realloc(owned, n * sizeof(*owned));
+
+		if (grown) {
+			memset(grown + owned_words, 0, (n - owned_words) * sizeof(*owned));
+			owned = grown;
+			owned_words = n;
+		} else {
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0 && (owned[w] & (1ULL << (fd % 64))))
+		r = -EBUSY;
+	if (r == 0)
+		owned[w] |= 1ULL << (fd % 64);
+	pthread_mutex_unlock(&owned_lock);
+	return r;
+}
+
+static void listener_disown(int fd)
+{
+	pthread_mutex_lock(&owned_lock);
+	if ((size_t)fd / 64 < owned_words)
+		owned[fd / 64] &= ~(1ULL << (fd % 64));
+	pthread_mutex_unlock(&owned_lock);
+}
+
+bool listener_owns(int fd)
+{
+	bool r;
+
+	if (fd < 0)
+		return false;
+	pthread_mutex_lock(&owned_lock);
+	r = (size_t)fd / 64 < owned_words && (owned[fd / 64] & (1ULL << (fd % 64)));
+	pthread_mutex_unlock(&owned_lock);
+	return r;
+}
+
 /* A directory's identity as target.c compares them (statx: device, inode, mount). */
 static int listener_root_fid(int fd, struct target_fid *ret)
 {
@@ -68,7 +125,7 @@ static int listener_root_fid(int fd, struct target_fid *ret)
 
 int unotify_listener_set_root(unotify_listener *l, int rootfd)
 {
-	_cleanup_close_ int owned = rootfd;
+	_cleanup_close_ int root = rootfd;
 	struct target_fid fid;
 	int r;
 
@@ -78,7 +135,7 @@ int unotify_listener_set_root(unotify_listener *l, int rootfd)
 	if (r < 0)
 		return r;
 	l->root_fd = safe_close(l->root_fd);
-	l->root_fd = TAKE_FD(owned);
+	l->root_fd = TAKE_FD(root);
 	l->root = fid;
 	return 0;
 }
@@ -96,30 +153,41 @@ static void listener_harden_process(void)
 
 int unotify_listener_new(int fd, unotify_listener **ret)
 {
-	_cleanup_close_ int owned = fd;
+	_cleanup_close_ int owned_fd = -1;
 	_cleanup_free_ struct unotify_listener *l = NULL;
 	int r;
 
 	if (fd < 0)
 		return -EBADF;
 	listener_harden_process();
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	l->root_fd = -1;
-	r = listener_get_sizes(&l->sizes);
+	/* Already a live listener's: adopting it twice would close it twice. Not ours to close. */
+	r = listener_own(fd);
+	if (r == -EBUSY)
+		return r;
+	owned_fd = fd;
 	if (r < 0)
 		return r;
-	l->req = calloc(1, l->sizes.seccomp_notif);
-	if (!l->req)
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		listener_disown(fd);
 		return -ENOMEM;
+	}
+	l->root_fd = -1;
+	r = listener_get_sizes(&l->sizes);
+	if (r == 0) {
+		l->req = calloc(1, l->sizes.seccomp_notif);
+		if (!l->req)
+			r = -ENOMEM;
+	}
 	/* Until told otherwise, names are relative to our own root. */
-	r = unotify_listener_set_root(l, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+	if (r == 0)
+		r = unotify_listener_set_root(l, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
 	if (r < 0) {
 		free(l->req);
+		listener_disown(fd);
 		return r;
 	}
-	l->fd = TAKE_FD(owned);
+	l->fd = TAKE_FD(owned_fd);
 	*ret = steal_pointer(&l);
 	return 0;
 }
@@ -128,6 +196,7 @@ int listener_release_fd(struct unotify_listener *l)
 {
 	int fd = TAKE_FD(l->fd);
 
+	listener_disown(fd);
 	l->root_fd = safe_close(l->root_fd);
 	free(l->req);
 	free(l);

@@ -212,8 +212,11 @@ static int spawn_ns_mount_proc(void)
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
-/* The init's own filter: wait, exit, and signal the program's process; nothing else. */
-static int spawn_init_filter(pid_t program)
+/*
+ * The init's own filter: wait, exit, signal the program's process, and
+ * close the readiness pipe ready (when >= 0); nothing else.
+ */
+static int spawn_init_filter(pid_t program, int ready)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -231,6 +234,11 @@ static int spawn_init_filter(pid_t program)
 		INIT_ALLOW(SYS_exit),
 		INIT_ALLOW(SYS_rt_sigreturn),
 		INIT_ALLOW(SYS_restart_syscall),
+		/* close(ready): to the allow or the kill at the end (the fd is 32 bits). */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ready, 5, 6),
+		/* kill(program, sig) only, the pid compared in full */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 0, 5),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)program, 0, 3),
@@ -246,16 +254,42 @@ static int spawn_init_filter(pid_t program)
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0 ? negative_errno() : 0;
 }
 
-/* Nothing of ours for a program that may trace the init: no fd, no capability. */
-static int spawn_init_disarm(void)
+/* Numbers we do not own and never use again: close_range (5.9), else raw closes. */
+static void spawn_init_close_all_but(int keep)
+{
+	if (keep > 0 && syscall(SYS_close_range, 0U, (unsigned int)keep - 1, 0U) < 0)
+		goto slow;
+	if (syscall(SYS_close_range, (unsigned int)keep + 1, ~0U, 0U) < 0)
+		goto slow;
+	return;
+slow:
+	for (long fd = 0; fd < 65536; fd++)
+		if (fd != keep)
+			(void)syscall(SYS_close, fd);
+}
+
+/*
+ * Nothing of ours for a program that may trace the init: no fd but the
+ * readiness pipe, no capability (the bounding set too, so that an exec
+ * regains none), the program's uid when it has another (the init must
+ * still signal it, and the program may then do to the init only what it
+ * may do to itself).
+ */
+static int spawn_init_disarm(const struct spawn_init *in)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = { 0 };
 
-	/* Numbers we do not own and never use again: a raw close of each (before 5.9). */
-	if (syscall(SYS_close_range, 0U, ~0U, 0U) < 0)
-		for (long fd = 0; fd < 65536; fd++)
-			(void)syscall(SYS_close, fd);
+	spawn_init_close_all_but(in->ready);
+	for (int c = 0; c <= 63; c++)
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+			return negative_errno();
+	if (in->set_user) {
+		(void)syscall(SYS_setgroups, 0, NULL);
+		if (syscall(SYS_setresgid, in->gid, in->gid, in->gid) < 0 ||
+		    syscall(SYS_setresuid, in->uid, in->uid, in->uid) < 0)
+			return negative_errno();
+	}
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || syscall(SYS_capset, &h, none) < 0)
 		return negative_errno();
 	return 0;
@@ -307,7 +341,63 @@ static _Noreturn void spawn_init_loop(pid_t program)
 	}
 }
 
-int spawn_init_start(void)
+/*
+ * The init proper, in whatever image runs it: its own filter, then the
+ * readiness pipe closed (the supervisor answers the program's gate only
+ * then, so the program never runs beside an init not yet confined).
+ */
+static _Noreturn void spawn_init_run(pid_t program, int ready)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	(void)sigprocmask(SIG_SETMASK, &all, NULL);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	(void)prctl(PR_SET_NAME, "unotify-init", 0, 0, 0);
+	/* Without its filter it must not stay: its death kills the program too. */
+	if (signal(SIGCHLD, SIG_DFL) == SIG_ERR || spawn_init_filter(program, ready) < 0)
+		syscall(SYS_exit_group, 125);
+	if (ready >= 0)
+		(void)syscall(SYS_close, (long)ready);
+	spawn_init_loop(program);
+}
+
+int unotify_sandbox_init_main(int argc, char **argv)
+{
+	char *end;
+	long program, ready;
+
+	if (argc != 3 || strcmp(argv[0], UNOTIFY_INIT_ARGV0) != 0)
+		return 125;
+	program = strtol(argv[1], &end, 10);
+	if (*end || program <= 0)
+		return 125;
+	ready = strtol(argv[2], &end, 10);
+	if (*end || ready < 0)
+		return 125;
+	spawn_init_run((pid_t)program, (int)ready);
+}
+
+/*
+ * A clean image for the init: this process's memory is a copy of the
+ * supervisor's (its policy, its environment), which a program with
+ * CAP_SYS_PTRACE could read. exe runs unotify_sandbox_init_main().
+ */
+static _Noreturn void spawn_init_exec(const struct spawn_init *in, pid_t program)
+{
+	char pid[16], fd[16];
+	char *argv[] = { (char *)UNOTIFY_INIT_ARGV0, pid, fd, NULL };
+	char *envp[] = { NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)program);
+	snprintf(fd, sizeof(fd), "%d", in->ready);
+	if (fcntl(in->ready, F_SETFD, 0) == 0)
+		execve(in->exe, argv, envp);
+	syscall(SYS_exit_group, 125);
+	__builtin_unreachable();
+}
+
+int spawn_init_start(const struct spawn_init *in)
 {
 	pid_t program;
 	int r;
@@ -326,13 +416,9 @@ int spawn_init_start(void)
 		return negative_errno();
 	if (program == 0)
 		return 0;
-	(void)prctl(PR_SET_NAME, "unotify-init", 0, 0, 0);
-	r = spawn_init_disarm();
-	if (r == 0)
-		r = spawn_init_filter(program);
-	if (r < 0) {
-		/* Without its filter it must not stay: the kernel then kills the program. */
+	if (spawn_init_disarm(in) < 0)
 		syscall(SYS_exit_group, 125);
-	}
-	spawn_init_loop(program);
+	if (in->exe)
+		spawn_init_exec(in, program);
+	spawn_init_run(program, in->ready);
 }

@@ -67,6 +67,7 @@ struct spawn_plan {
 	struct sock_fprog prog; /* the gate, then attr->filter */
 	unsigned long flags;    /* seccomp(2) flags */
 	int status[2];          /* socketpair: [0] the parent's end, [1] the child's */
+	int ready[2];           /* pipe: EOF once the sandbox's init is confined (not share_pid) */
 };
 
 /* As execve(2) will judge it: 0, -EACCES (not an executable file) or stat's -errno. */
@@ -193,7 +194,8 @@ static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_pl
 
 	if (!attr->path || !attr->argv || !attr->argv[0] || !attr->filter)
 		return -EINVAL;
-	if ((attr->drop_caps && attr->keep_caps) || attr->cpu >= CPU_SETSIZE)
+	if ((attr->drop_caps && attr->keep_caps) ||
+	    (attr->pin_cpu && (attr->cpu < 0 || attr->cpu >= CPU_SETSIZE)))
 		return -EINVAL;
 	if (f && !f->user_notif)
 		return -EOPNOTSUPP;
@@ -211,10 +213,17 @@ static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_pl
 	p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
 	if (f && f->wait_killable_recv)
 		p->flags |= SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
-	if (!attr->share_pid && (r = spawn_ns_check_fds(attr->stdio_fds)) < 0)
-		return r;
+	if (!attr->share_pid) {
+		static const int inherited[3] = { -1, -1, -1 };
+
+		r = spawn_ns_check_fds(attr->redirect_stdio ? attr->stdio_fds : inherited);
+		if (r < 0)
+			return r;
+	}
 	p->dumpable = !spawn_have_ptrace();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p->status) < 0)
+		return negative_errno();
+	if (!attr->share_pid && pipe2(p->ready, O_CLOEXEC) < 0)
 		return negative_errno();
 	return 0;
 }
@@ -226,6 +235,8 @@ static void spawn_plan_free(struct spawn_plan *p)
 	free(p->prog.filter);
 	closep(&p->status[0]);
 	closep(&p->status[1]);
+	closep(&p->ready[0]);
+	closep(&p->ready[1]);
 }
 
 /*
@@ -288,9 +299,10 @@ static int spawn_child_prepare(const struct spawn_plan *p)
 	const struct unotify_spawn_attr *a = p->attr;
 	int r;
 
-	if ((r = spawn_child_stdio(a->stdio_fds)) < 0 || (r = spawn_child_signals()) < 0)
+	if ((a->redirect_stdio && (r = spawn_child_stdio(a->stdio_fds)) < 0) ||
+	    (r = spawn_child_signals()) < 0)
 		return r;
-	if (a->cpu >= 0) {
+	if (a->pin_cpu) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
@@ -352,8 +364,17 @@ static _Noreturn void spawn_child(const struct spawn_plan *p)
 	long listener;
 
 	/* Here pid 1 of a new namespace: we go on as the program's process, it stays as init. */
-	if (!p->attr->share_pid && (r = spawn_init_start()) < 0)
-		spawn_child_fail(fd, r);
+	if (!p->attr->share_pid) {
+		struct spawn_init in = { .exe = p->attr->init_exe, .ready = p->ready[1],
+					 .set_user = p->set_user, .uid = p->uid, .gid = p->gid };
+
+		r = spawn_init_start(&in);
+		if (r < 0)
+			spawn_child_fail(fd, r);
+		/* The program's process: the init alone keeps the readiness pipe. */
+		(void)safe_close(p->ready[0]);
+		(void)safe_close(p->ready[1]);
+	}
 	r = spawn_child_prepare(p);
 	if (r == 0)
 		r = spawn_child_send_pidfd(fd);
@@ -550,8 +571,33 @@ static int spawn_read_pidfd(int fd, int *ret)
 	return 0;
 }
 
-static int spawn_handshake(struct unotify_child *c, bool isolated)
+/*
+ * The sandbox's init closes its end of the pipe once under its own filter
+ * (after its exec, with init_exe): only then may the program run. EOF, or
+ * the init's death, or the spawn timeout.
+ */
+static int spawn_wait_init(int ready, int initfd)
 {
+	struct pollfd fds[2] = { { .fd = ready, .events = POLLIN }, { .fd = initfd, .events = POLLIN } };
+	char byte;
+	int n;
+
+	do
+		n = poll(fds, 2, (int)(SPAWN_TIMEOUT_NS / 1000000));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return negative_errno();
+	if (n == 0)
+		return -ETIMEDOUT;
+	if (!(fds[0].revents & (POLLIN | POLLHUP)))
+		return -ECHILD; /* the init died first */
+	return read(ready, &byte, 1) == 0 ? 0 : -EPROTO;
+}
+
+static int spawn_handshake(struct unotify_child *c, int ready)
+{
+	bool isolated = ready >= 0;
+
 	_cleanup_close_ int program = -1;
 	int lowest, fd, r;
 
@@ -574,6 +620,8 @@ static int spawn_handshake(struct unotify_child *c, bool isolated)
 		return r;
 	/* Pinned while the program waits at the gate: names are relative to this root. */
 	r = unotify_root_open(program, &c->root_fd);
+	if (r == 0 && isolated)
+		r = spawn_wait_init(ready, c->pidfd);
 	if (r < 0) {
 		fd = safe_close(fd);
 		return r;
@@ -598,7 +646,7 @@ static void spawn_abort(struct unotify_child *c)
 
 int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret)
 {
-	struct spawn_plan p = { .attr = attr, .status = { -1, -1 } };
+	struct spawn_plan p = { .attr = attr, .status = { -1, -1 }, .ready = { -1, -1 } };
 	struct unotify_child c = UNOTIFY_CHILD_INIT;
 	int r;
 
@@ -611,8 +659,9 @@ int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *r
 		r = spawn_fork(&p, &c.pid);
 	if (r == 0) {
 		closep(&p.status[1]);
+		closep(&p.ready[1]);
 		c.exec_status_fd = TAKE_FD(p.status[0]);
-		r = spawn_handshake(&c, !attr->share_pid);
+		r = spawn_handshake(&c, p.ready[0]);
 	}
 	spawn_plan_free(&p);
 	if (r < 0) {
@@ -660,10 +709,34 @@ int unotify_child_wait(struct unotify_child *c)
 	return -EIO;
 }
 
+int unotify_child_listener(struct unotify_child *c, unotify_listener **ret)
+{
+	_cleanup_close_ int root = TAKE_FD(c->root_fd);
+	unotify_listener *l;
+	int r;
+
+	if (c->listener_fd < 0)
+		return -EBADF;
+	/* Taken whatever happens: unotify_listener_new() closes it when it fails. */
+	r = unotify_listener_new(TAKE_FD(c->listener_fd), &l);
+	if (r < 0)
+		return r;
+	/* Names relative to the root the program had before it ran (spawn pinned it). */
+	if (root >= 0 && (r = unotify_listener_set_root(l, TAKE_FD(root))) < 0) {
+		unotify_listener_free(l);
+		return r;
+	}
+	*ret = l;
+	return 0;
+}
+
 void unotify_child_close(struct unotify_child *c)
 {
 	spawn_tty_take_back(&c->tty_fd);
 	closep(&c->pidfd);
+	/* A number unotify_listener_new() took over is the listener's to close, not ours. */
+	if (listener_owns(c->listener_fd))
+		c->listener_fd = -1;
 	closep(&c->listener_fd);
 	closep(&c->exec_status_fd);
 	closep(&c->root_fd);

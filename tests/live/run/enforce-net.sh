@@ -114,7 +114,7 @@ if "$PROBE" bind stream inet6 ::1 0 | grep -q '^ok'; then
 	expect "connect [::1]:$P" "ok got=hello" connect stream inet6 ::1 "$P"
 	expect "connect [::1]:$((P + 3))" "err EACCES" connect stream inet6 ::1 $((P + 3))
 else
-	say "note: no IPv6 loopback here: inet6 not checked"
+	skip_case "connect [::1]" "no IPv6 loopback here"
 fi
 
 say "== bind"
@@ -179,7 +179,7 @@ expect "300000 bytes on a stream: 262144 sent (a short write)" "ok n=262144" \
 served big "read=262144\$"
 expect "sendto without an address: decided on registers" "ok n=5" \
 	sendto dgram unix "$A/dg.sock" hello connect noaddr
-audited "no address read" "syscall=sendto .* verdict=allow rule=default"
+audited "no address read" "syscall=sendto verdict=allow rule=default "
 expect_no_grep "the connected sendto was not decided on memory" "$(audit_lines | grep syscall=sendto)" \
 	" addr="
 
