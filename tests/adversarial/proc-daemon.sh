@@ -36,6 +36,19 @@ expect_no_grep "the daemon's /proc (the sandbox shares the host's /proc here) is
 say "ok: refused by the daemon (EACCES), not merely unreadable"
 expect_daemon_alive "after the attempts"
 
+say "== unotify run --daemon keeps no copy of the listener it handed over"
+# The program waits for $T/go (a stat, not an open the daemon would decide).
+"$UNOTIFY" run --daemon --socket "$SOCK" --policy-name box -- \
+	sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done' sh "$T/go" >"$T/client.out" 2>&1 </dev/null &
+client=$!
+track_pid "$client"
+expect_log "the run --daemon program registered" 'sandbox unotify-run-[0-9]+ .* policy box'
+holders=$(for fd in /proc/$client/fd/*; do readlink "$fd"; done 2>/dev/null | grep -c seccomp || true)
+[ "$holders" = 0 ] || fail "the run --daemon client still holds $holders listener(s)"
+say "ok: the client holds no listener once the daemon has it"
+touch "$T/go"
+wait "$client" || fail "run --daemon: status $?: $(cat "$T/client.out")"
+
 say "== a sandbox in the daemon's pid namespace: fail closed"
 register --share-pid --metadata policy=box --notify getppid -- "$PE" ppid
 expect_grep "the acknowledgement says why" "$ERR" \
