@@ -125,6 +125,27 @@ static int evaluate_fetch_sockaddr(struct eval_ctx *x)
 	return 0;
 }
 
+/*
+ * bind through @file-create, or with path=: its path is the AF_UNIX path
+ * it creates (resolved up to its parent, as the kernel does), path 0. 1:
+ * such a path, 0: another address (not a member, path= cannot hold).
+ */
+static int evaluate_bind_path(struct eval_ctx *x)
+{
+	int e;
+
+	if (x->path_fetched[0])
+		return 1;
+	e = evaluate_fetch_sockaddr(x);
+	if (e < 0)
+		return e;
+	if (x->sa->family != AF_UNIX || x->sa->unix_abstract || !x->sa->unix_path[0])
+		return 0;
+	x->path[0] = x->sa->unix_path;
+	x->path_fetched[0] = true;
+	return 1;
+}
+
 /* ---- One rule ---- */
 
 static size_t evaluate_entry(const struct policy_rule *r, int nr)
@@ -173,6 +194,12 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 	bool addressed_mem = (roles & ENTRY_NET_ADDRESSED) && !x->is_sendto;
 	int e;
 
+	if (x->call->nr == SYS_bind &&
+	    (r->n_paths || ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET)))) {
+		e = evaluate_bind_path(x);
+		if (e <= 0)
+			return e;
+	}
 	if (r->n_paths) {
 		e = evaluate_paths(x, r, entry);
 		if (e <= 0)
@@ -193,7 +220,8 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 			return e;
 		if (addressed_mem && x->sa->family == AF_UNSPEC)
 			return 0;
-		if (!net_is_empty(&r->net) && !net_holds(&r->net, x->sa))
+		if (!net_is_empty(&r->net) &&
+		    !net_holds_call(&r->net, x->sa, x->call->nr, kform_permissive(r)))
 			return 0;
 	}
 	return 1;

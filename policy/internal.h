@@ -88,6 +88,8 @@ struct policy_net {
 #define ENTRY_NET (1u << 8)
 #define ENTRY_NET_ADDRESSED (1u << 9)
 #define ENTRY_GROUP (1u << 10) /* direct, but only through named groups (diagnostics) */
+/* bind through @file-create: a member when it binds an AF_UNIX path, which it creates (path 0) */
+#define ENTRY_UNIX_BIND (1u << 11)
 #define ENTRY_CATEGORY (ENTRY_ROLES | ENTRY_NET)
 
 struct policy_rule {
@@ -298,6 +300,9 @@ void flags_parse_flags(struct parser *ps, struct policy_rule *r, const struct le
 /* netcond.c */
 int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
 bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa);
+/* net_holds for a call of nr: a destination of the any-address also as the loopback it reaches. */
+bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,
+		    bool permissive);
 bool net_is_empty(const struct policy_net *n);
 void net_free(struct policy_net *n);
 /* Does the syscall carry a socket address (connect, bind, sendto, sendmsg, sendmmsg)? */
