@@ -691,7 +691,10 @@ int policy_parse_file(struct policy *p, const char *path, struct policy_diags *d
 		include_pop(p);
 		return r;
 	}
-	if (diag_add(diags, POLICY_ERROR, path, 0, 0, NULL, "cannot read: %s", strerror(-r)) < 0)
+	if (diag_add(diags, POLICY_ERROR, path, 0, 0,
+		     r == -EISDIR ? "give a policy file; unotifyd --policy-dir takes a directory"
+				  : NULL,
+		     "cannot read: %s", strerror(-r)) < 0)
 		r = -ENOMEM;
 	p->failed = true;
 	return r;

@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/summary.sh BUILDDIR...: the results of the last `make check` in each
-# build directory, from Automake's .trs files: one line per failure, one
-# line per skip with its reason (the last "SKIP..." line the test printed),
-# then exactly one line "N passed, N failed, N skipped".
+# build directory, from Automake's .trs files. Every test speaks TAP, so the
+# counts are TAP cases (a test program or script holds many; a script that
+# skips as a whole counts as one skipped case), XFAIL counted as passed,
+# ERROR (a test that died, broke its plan or exited non-zero after its
+# cases) as failed. Prints one line per failure, one line per skipped case
+# with its reason (what the TAP driver wrote in the test's log), then
+# exactly one line "N passed, N failed, N skipped".
 # Exit 1 when a test failed or none ran.
 set -eu
 
@@ -19,17 +23,18 @@ report=$(mktemp)
 list=$(mktemp)
 trap 'rm -f "$report" "$list"' EXIT
 
-# The reason a test skipped: its last line starting with SKIP/skip, other
-# than the harness's own "SKIP: name" / "SKIP name (exit status: 77)".
-skip_reason() {
-	log=$1
-	name=$2
-	[ -f "$log" ] || { echo "no log"; return; }
-	reason=$(grep -E '^(SKIP|skip)' "$log" |
-		grep -v -E '^SKIP [^ ]+ \(exit status: [0-9]+\)$' |
-		grep -v -F -e "SKIP: $name" |
-		tail -1 | sed -E 's/^(SKIP|skip)[: ]*//')
-	echo "${reason:-no reason given}"
+# skip_lines LOG NAME COUNT: COUNT lines, one per skipped case of a test,
+# from the TAP driver's "SKIP: TEST N - what # SKIP why" lines in its log
+# ("SKIP: TEST - why" when the whole test skipped).
+skip_lines() {
+	{
+		[ ! -f "$1" ] || grep -E '^SKIP: ' "$1" | sed -e 's/ # SKIP */: /' -e 's/^SKIP: //'
+		i=0
+		while [ "$i" -lt "$3" ]; do
+			echo "$2: no reason given"
+			i=$((i + 1))
+		done
+	} | head -n "$3"
 }
 
 for dir in "$@"; do
@@ -44,6 +49,7 @@ for dir in "$@"; do
 	while IFS= read -r trs; do
 		name=${trs#"$dir"/}
 		name=${name%.trs}
+		skips=0
 		# shellcheck disable=SC2013 # results are single words
 		for result in $(sed -n 's/^:test-result: *//p' "$trs"); do
 			case $result in
@@ -52,7 +58,7 @@ for dir in "$@"; do
 				;;
 			SKIP)
 				skipped=$((skipped + 1))
-				echo "SKIP: $prefix$name: $(skip_reason "${trs%.trs}.log" "$name")" >>"$report"
+				skips=$((skips + 1))
 				;;
 			*) # FAIL, ERROR, XPASS
 				failed=$((failed + 1))
@@ -60,6 +66,8 @@ for dir in "$@"; do
 				;;
 			esac
 		done
+		[ "$skips" = 0 ] || skip_lines "${trs%.trs}.log" "$name" "$skips" |
+			sed "s|^|SKIP: $prefix|" >>"$report"
 	done <"$list"
 done
 

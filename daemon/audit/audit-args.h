@@ -12,7 +12,7 @@
 /* "(AT_FDCWD, "/etc/shadow", O_RDONLY|O_CLOEXEC)": as many arguments as the call takes. */
 struct audit_buf;
 void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg,
-		       const char *path_arg2);
+		       const char *path_arg2, const struct audit_argv *argv);
 /* "EACCES", or "E<number>" for an errno without a name. Never NULL. */
 const char *audit_errno_name(int err);
 

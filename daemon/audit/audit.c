@@ -37,8 +37,47 @@
 struct audit {
 	struct audit_sink sink;
 	enum audit_format format;
+	enum audit_level level;    /* set before the first record, read-only after */
 	struct audit_queue *queue; /* NULL: each record written at once */
 };
+
+static const char *const audit_level_names[] = {
+	[AUDIT_LEVEL_DENY] = "deny",
+	[AUDIT_LEVEL_ALL] = "all",
+	[AUDIT_LEVEL_NONE] = "none",
+};
+
+int audit_level_parse(const char *s, enum audit_level *ret)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(audit_level_names); i++)
+		if (strcmp(s, audit_level_names[i]) == 0) {
+			*ret = (enum audit_level)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *audit_level_name(enum audit_level level)
+{
+	return level < ARRAY_SIZE(audit_level_names) ? audit_level_names[level] : "?";
+}
+
+void audit_set_level(struct audit *a, enum audit_level level)
+{
+	a->level = level;
+}
+
+bool audit_wants(const struct audit *a, const char *verdict)
+{
+	switch (a->level) {
+	case AUDIT_LEVEL_ALL:
+		return true;
+	case AUDIT_LEVEL_NONE:
+		return false;
+	default:
+		return strcmp(verdict, "allow") != 0;
+	}
+}
 
 int audit_format_parse(const char *s, enum audit_format *ret)
 {
@@ -213,7 +252,7 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 	}
 	audit_put_rule(b, r);
 	abuf_put(b, " args=");
-	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2);
+	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2, r->argv);
 	audit_put_optional(b, " path=", r->path);
 	audit_put_optional(b, " path2=", r->path2);
 	audit_put_optional(b, " addr=", r->addr);
@@ -255,6 +294,17 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 		json_object_array_add(args, json_object_new_string(hex));
 	}
 	json_object_object_add(o, "args", args);
+	if (r->argv) {
+		struct json_object *argv = json_object_new_array();
+
+		if (r->path_arg)
+			json_object_object_add(o, "program", json_object_new_string(r->path_arg));
+		for (size_t i = 0; i < r->argv->n; i++)
+			json_object_array_add(argv, json_object_new_string(r->argv->args[i]));
+		json_object_object_add(o, "argv", argv);
+		if (r->argv->more)
+			json_object_object_add(o, "argv_truncated", json_object_new_boolean(1));
+	}
 	if (r->path)
 		json_object_object_add(o, "path", json_object_new_string(r->path));
 	if (r->path2)

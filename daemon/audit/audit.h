@@ -20,6 +20,31 @@ enum audit_format {
 	AUDIT_JOURNAL,
 };
 
+/*
+ * An exec's argument vector as read from the target for the trail: bounded
+ * (the caller reads at most a few dozen strings of a few hundred bytes),
+ * cut[i] when args[i] was cut short, more when args stop before argv did.
+ */
+struct audit_argv {
+	const char *const *args;
+	const bool *cut;
+	size_t n;
+	bool more;
+};
+
+/*
+ * Which decisions reach the trail (--log-level). The default leaves out
+ * the allowed calls, which are most of a program's calls and none of what
+ * a reader of the trail looks for: it keeps denials, kills, returned
+ * values, `log` rules and fail-closed answers. Allowed calls are still
+ * counted (unotify run --stats, unotifyd's status).
+ */
+enum audit_level {
+	AUDIT_LEVEL_DENY, /* the default: every decision but allow */
+	AUDIT_LEVEL_ALL,  /* every decision */
+	AUDIT_LEVEL_NONE, /* nothing */
+};
+
 struct audit_record {
 	const char *sandbox;   /* NULL for `unotify run` */
 	pid_t pid;
@@ -30,6 +55,7 @@ struct audit_record {
 	const char *path_arg2; /* a second path (rename, link...) as read, or NULL */
 	const char *path2;     /* the second path as resolved, or NULL */
 	const char *addr;      /* the address (connect...): "inet:10.0.0.1:443", or NULL */
+	const struct audit_argv *argv; /* execve, execveat: argv as read, or NULL */
 	const char *verdict;   /* "allow", "deny", "kill", "log", "return" */
 	int error;             /* deny: errno */
 	int64_t value;         /* return: value */
@@ -50,6 +76,13 @@ int audit_set_async(struct audit *a);
 uint64_t audit_close(struct audit *a);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);
+/* "deny", "all" or "none"; -EINVAL otherwise. */
+int audit_level_parse(const char *s, enum audit_level *ret);
+const char *audit_level_name(enum audit_level level);
+/* Before the first record (AUDIT_LEVEL_DENY until then). */
+void audit_set_level(struct audit *a, enum audit_level level);
+/* Whether a decision with this verdict ("allow", "deny", ...) is to be recorded. */
+bool audit_wants(const struct audit *a, const char *verdict);
 /* Thread-safe: one whole line per record. */
 void audit_write(struct audit *a, const struct audit_record *r);
 /*

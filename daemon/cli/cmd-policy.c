@@ -163,7 +163,7 @@ static void policy_compile_usage(FILE *out)
 		     "  --pfc       libseccomp's pseudo filter code to stdout\n");
 }
 
-/* `policy compile`: 0, 1 invalid policy or failure, 2 bad usage. */
+/* `policy compile`: 0, 1 invalid policy or failure, EXIT_USAGE bad usage. */
 static int policy_compile_main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -184,20 +184,51 @@ static int policy_compile_main(int argc, char **argv)
 			pfc = true;
 		} else {
 			policy_compile_usage(c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
+			return c == 'h' ? 0 : EXIT_USAGE;
 		}
 	}
 	if (optind >= argc || !!bpf_out == pfc) {
 		fprintf(stderr, "unotify: policy compile needs FILE and exactly one of --bpf OUT, "
 				"--pfc\n");
 		policy_compile_usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (run_policy_load(argv + optind, (size_t)(argc - optind), NULL, 0, &p) < 0)
 		return 1;
 	r = policy_compile_one(p, bpf_out);
 	policy_free(p);
 	return r < 0 ? 1 : 0;
+}
+
+static void policy_check_usage(FILE *out)
+{
+	fprintf(out, "Usage: unotify policy check FILE...\n"
+		     "Prints FILE: OK for each valid file, else every error as\n"
+		     "FILE:LINE:COL: error: MESSAGE; exit 1 when a file has one. See unotify(1).\n");
+}
+
+/* `policy check`: 0, 1 when a file has errors, EXIT_USAGE bad usage. */
+static int policy_check_main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, failed = 0;
+
+	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		policy_check_usage(c == 'h' ? stdout : stderr);
+		return c == 'h' ? 0 : EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "unotify: policy check needs at least one FILE\n");
+		policy_check_usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++)
+		if (policy_check_one(argv[i]) < 0)
+			failed = 1;
+	return failed;
 }
 
 static void policy_usage(FILE *out)
@@ -212,8 +243,6 @@ static void policy_usage(FILE *out)
 
 int cmd_policy(int argc, char **argv)
 {
-	int failed = 0;
-
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		policy_usage(stdout);
 		return 0;
@@ -222,12 +251,8 @@ int cmd_policy(int argc, char **argv)
 		return explain_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "compile") == 0)
 		return policy_compile_main(argc - 1, argv + 1);
-	if (argc < 3 || strcmp(argv[1], "check") != 0) {
-		policy_usage(stderr);
-		return 2;
-	}
-	for (int i = 2; i < argc; i++)
-		if (policy_check_one(argv[i]) < 0)
-			failed = 1;
-	return failed;
+	if (argc >= 2 && strcmp(argv[1], "check") == 0)
+		return policy_check_main(argc - 1, argv + 1);
+	policy_usage(stderr);
+	return EXIT_USAGE;
 }

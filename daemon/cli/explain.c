@@ -16,6 +16,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "commands.h"
 #include "explain.h"
 #include "run.h"
 #include "lib/util.h"
@@ -465,7 +466,7 @@ static void explain_usage(FILE *out)
 		     "in order and how each verdict is enforced. See unotify(1).\n");
 }
 
-/* Returns 1 to go on, 0 after --help, 2 on bad usage (reported). */
+/* Returns 1 to go on, 0 after --help, EXIT_USAGE on bad usage (reported). */
 static int explain_parse_args(int argc, char **argv, struct explain *x, const char **ret_name)
 {
 	static const struct option options[] = {
@@ -490,12 +491,12 @@ static int explain_parse_args(int argc, char **argv, struct explain *x, const ch
 			return 0;
 		default:
 			explain_usage(stderr);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		explain_usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	x->files = argv + optind;
 	x->n_files = (size_t)(argc - optind);
@@ -515,7 +516,7 @@ int explain_main(int argc, char **argv)
 		x.only_nr = policy_syscall_resolve(name);
 		if (x.only_nr < 0) {
 			fprintf(stderr, "unotify: unknown syscall '%s'\n", name);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (run_policy_load(x.files, x.n_files, NULL, 0, &x.policy) < 0)

@@ -542,4 +542,5 @@ const struct enforce_family enforce_mutate_family = {
 	.path = mutate_path,
 	.perform = mutate_perform,
 	.release = mutate_release,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_MUTATE,
 };

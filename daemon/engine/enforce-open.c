@@ -215,4 +215,5 @@ const struct enforce_family enforce_open_family = {
 	.performed_as = open_performed_as,
 	.perform = open_perform,
 	.release = open_release,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

@@ -16,28 +16,15 @@
 #
 # Every target runs even when an earlier one failed; the test fails at the
 # end, naming each failure. UNOTIFY_FUZZ_TARGETS picks targets (default
-# "policy oci"). Skips (77) when clang or its libFuzzer runtime is missing
-# (Debian: apt-get install clang libclang-rt-14-dev).
-set -eu
-
-: "${top_srcdir:=.}"
-: "${top_builddir:=.}"
+# "policy oci"). Skips when clang or its libFuzzer runtime is missing
+# (Debian: apt-get install clang libclang-rt-14-dev). Output is TAP, through
+# the live tests' helpers: a case per target's build, replay and run.
+. "${top_srcdir:-.}/tests/live/lib.sh"
 FUZZ_TIME=${UNOTIFY_FUZZ_TIME:-20}
 TARGETS=${UNOTIFY_FUZZ_TARGETS:-policy oci}
 FAILED=
 CC=${FUZZ_CC:-clang}
 SAN="address,undefined"
-
-skip() {
-	printf 'SKIP: %s\n' "$*"
-	[ -z "${work:-}" ] || rm -rf "$work"
-	exit 77
-}
-
-fail() {
-	printf 'FAIL: %s\n' "$*"
-	exit 1
-}
 
 command -v "$CC" >/dev/null 2>&1 || skip "$CC is not installed (apt-get install clang libclang-rt-14-dev)"
 command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
@@ -50,7 +37,7 @@ mkdir -p "$work"
 printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
 	>"$work/probe.c"
 "$CC" -fsanitize=fuzzer,$SAN "$work/probe.c" -o "$work/probe" >"$work/probe.log" 2>&1 ||
-	skip "$CC cannot link a libFuzzer target (apt-get install libclang-rt-14-dev): $(head -c 300 "$work/probe.log")"
+	{ reason=$(head -c 300 "$work/probe.log"); rm -rf "$work"; skip "$CC cannot link a libFuzzer target (apt-get install libclang-rt-14-dev): $reason"; }
 
 # The policy library's sources, as Makefile.am lists them.
 policy_sources=$(sed -n 's|^policy_libpolicy_la_SOURCES += \(policy/[a-z0-9_-]*\.c\)$|\1|p' \
@@ -77,7 +64,7 @@ build_target() {
 		# shellcheck disable=SC2086
 		"$CC" $CFLAGS_FUZZ -fsanitize=fuzzer-no-link,$SAN -c "$top_srcdir/$src" -o "$obj" \
 			>>"$work/build-$name.log" 2>&1 || {
-			cat "$work/build-$name.log"
+			say "$(cat "$work/build-$name.log")"
 			fail "cannot build $src for fuzz-$name"
 		}
 		objs="$objs $obj"
@@ -85,14 +72,16 @@ build_target() {
 	# shellcheck disable=SC2086
 	"$CC" $CFLAGS_FUZZ -fsanitize=fuzzer,$SAN "$top_srcdir/tests/fuzz/fuzz-$name.c" $objs \
 		$libs -o "$work/fuzz-$name" >>"$work/build-$name.log" 2>&1 || {
-		cat "$work/build-$name.log"
+		say "$(cat "$work/build-$name.log")"
 		fail "cannot link fuzz-$name"
 	}
+	say "ok: fuzz-$name built"
 }
 
 # failed WHAT: remembers a failure; the test fails at the end.
 failed() {
-	printf 'FAILED: %s\n' "$*"
+	TAP_FAILED=1
+	tap_result "not ok" "$*"
 	FAILED="$FAILED
   $*"
 }
@@ -106,12 +95,12 @@ replay() {
 		[ -f "$f" ] || continue
 		n=$((n + 1))
 		if ! "$work/fuzz-$1" -runs=1 "$f" </dev/null >"$work/replay-$1-$n.log" 2>&1; then
-			grep -E 'check failed|ERROR|runtime error|SUMMARY' "$work/replay-$1-$n.log" | head -5
+			say "$(grep -E 'check failed|ERROR|runtime error|SUMMARY' "$work/replay-$1-$n.log" | head -5)"
 			failed "fuzz-$1: regression input $f crashes (log: $work/replay-$1-$n.log)"
 			bad=$((bad + 1))
 		fi
 	done
-	printf 'fuzz-%s replayed %d regression inputs, %d crashing\n' "$1" "$n" "$bad"
+	[ "$bad" != 0 ] || say "ok: fuzz-$1 replayed $n regression inputs, none crashing"
 }
 
 # fuzz NAME: a bounded run from the corpus in $work/corpus-NAME.
@@ -120,12 +109,12 @@ fuzz() {
 	if ! "$work/fuzz-$1" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=8192 -print_final_stats=1 -artifact_prefix="$work/crash-$1-" \
 		"$work/corpus-$1" </dev/null >"$log" 2>&1; then
-		grep -v -E '^ +#[0-9]+ 0x|^INFO|NEW_FUNC' "$log" | tail -25
+		say "$(grep -v -E '^ +#[0-9]+ 0x|^INFO|NEW_FUNC' "$log" | tail -25)"
 		failed "fuzz-$1 found a crash: $(ls "$work"/crash-"$1"-* 2>/dev/null | head -1) (fix it, \
 then keep the input under tests/fuzz/regressions/$1/)"
 		return 0
 	fi
-	printf 'ok: fuzz-%s ran %ss: %s\n' "$1" "$FUZZ_TIME" "$(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
+	say "ok: fuzz-$1 ran ${FUZZ_TIME}s: $(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
 }
 
 # The policy texts of the data tables: the indented lines after "policy:".
@@ -142,7 +131,7 @@ seed_tables() {
 }
 
 say_seeds() {
-	printf 'fuzz-%s: %d seed inputs\n' "$1" "$(ls "$work/corpus-$1" | wc -l)"
+	say "fuzz-$1: $(ls "$work/corpus-$1" | wc -l) seed inputs"
 }
 
 case " $TARGETS " in *" policy "*)
@@ -168,9 +157,9 @@ case " $TARGETS " in *" oci "*)
 esac
 
 if [ -n "$FAILED" ]; then
-	printf 'FAIL: fuzz:%s\n' "$FAILED"
+	say "failed:$FAILED"
 	exit 1
 fi
 # Kept only when something failed (distcheck wants a clean build tree).
 rm -rf "$work"
-printf 'PASS: fuzz\n'
+say "PASS: fuzz"

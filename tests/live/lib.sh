@@ -1,11 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared helpers for the live tests. Sourced by each tests/live/*.sh, which
+# Shared helpers for the live tests. Sourced by each tests/live/*/*.sh, which
 # `make check` runs with UNOTIFY, PROBE, top_srcdir and top_builddir set.
 #
-# Conventions: every check prints what it checks; a failure prints "FAIL: ..."
-# with the evidence and exits 1; a skip prints "SKIP: reason" and exits 77
-# (tests/summary.sh shows that last SKIP line as the reason).
-
+# Output is TAP (the Test Anything Protocol), read by Automake's
+# tap-driver.sh, so every case and every skip shows in the summary:
+#   - each check is one case: `ok N - what` (expect_*, or `say "ok: what"`);
+#   - a failure prints `not ok N - what` with the evidence and exits 1;
+#   - `skip_case why` skips one case and goes on (`ok N # SKIP why`);
+#   - `skip why` skips the rest of the test (`1..0 # SKIP why` when no case
+#     ran yet) and exits 77;
+#   - everything else (say, show_run) is a `# ` comment, so nothing a program
+#     printed can pass for a result;
+#   - the plan `1..N` is printed at exit. A script that exits non-zero
+#     (but 77) without having reported a failure (a command failed under
+#     set -e) gets a `not ok` for it, so the driver ignores exit statuses.
 set -eu
 
 : "${UNOTIFY:?UNOTIFY is not set (run through make check)}"
@@ -19,16 +27,36 @@ UNOTIFY_TEST_TIMEOUT=${UNOTIFY_TEST_TIMEOUT:-120}
 TEST_NAME=$(basename "$0" .sh)
 T=
 BG_PIDS=
+TAP_N=0
+TAP_FAILED=
+TAP_PLANNED=
 
-# Kills what the test left running, by pid, and removes the temp dir.
+# tap_result ok|not\ ok TEXT [DIRECTIVE]: one TAP line. TEXT is flattened to
+# one line and its '#' escaped, so that only DIRECTIVE can be read as one.
+tap_result() {
+	TAP_N=$((TAP_N + 1))
+	_text=$(printf '%s' "$2" | tr '\n' ' ' | sed 's/#/\\#/g')
+	printf '%s %d - %s%s\n' "$1" "$TAP_N" "$_text" "${3:+ # $3}"
+}
+
+# Kills what the test left running, by pid, removes the temp dir and ends
+# the TAP stream. Every EXIT trap of a test must call it.
 lib_cleanup() {
+	_rc=$?
 	for pid in $BG_PIDS; do
 		kill -9 "$pid" 2>/dev/null || true
 	done
 	if [ -n "$T" ]; then
 		rm -rf "$T"
 	fi
+	if [ "$_rc" != 0 ] && [ "$_rc" != 77 ] && [ -z "$TAP_FAILED" ]; then
+		TAP_FAILED=1
+		tap_result "not ok" "$TEST_NAME exited with status $_rc outside a check"
+	fi
+	[ -n "$TAP_PLANNED" ] || printf '1..%d\n' "$TAP_N"
+	TAP_PLANNED=1
 }
+trap lib_cleanup EXIT
 
 # Creates $T, a private temp dir removed on exit (world-traversable so that
 # tests with --user can reach what they are meant to reach).
@@ -44,18 +72,34 @@ track_pid() {
 	BG_PIDS="$BG_PIDS $1"
 }
 
+# say TEXT: a comment; `say "ok: what"` reports a passed case.
 say() {
-	printf '%s\n' "$*"
+	case $* in
+	"ok: "*) tap_result ok "${*#ok: }" ;;
+	*) printf '%s\n' "$*" | sed 's/^/# /' ;;
+	esac
 }
 
 fail() {
-	printf 'FAIL: %s\n' "$*"
+	TAP_FAILED=1
+	tap_result "not ok" "$*"
 	exit 1
 }
 
+# skip WHY: the rest of the test is skipped (exit 77, which the driver ignores).
 skip() {
-	printf 'SKIP: %s\n' "$*"
+	if [ "$TAP_N" = 0 ]; then
+		printf '1..0 # SKIP %s\n' "$(printf '%s' "$*" | tr '\n' ' ')"
+		TAP_PLANNED=1
+	else
+		tap_result ok "$TEST_NAME: the rest" "SKIP $*"
+	fi
 	exit 77
+}
+
+# skip_case WHAT WHY: one case not run, reported as skipped; the test goes on.
+skip_case() {
+	tap_result ok "$1" "SKIP $2"
 }
 
 need_root() {
@@ -73,7 +117,8 @@ need_unotify() {
 
 # Shows the last supervised run: useful evidence in every failure message.
 show_run() {
-	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' "$RC" "$OUT" "$ERR"
+	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' "$RC" "$OUT" "$ERR" |
+		sed 's/^/# /'
 }
 
 # urun ARGS...: runs `unotify run ARGS...`; sets RC, OUT (stdout), ERR (stderr)

@@ -20,8 +20,8 @@ rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
 say "before: threads=$threads0 fds=$fds0 rss=${rss0}kB"
 
 oci many "$SOCK" "$N" --daemon-pid "$DPID"
-printf '%s\n' "$OUT"
-[ "$RC" = 0 ] || { printf '%s\n' "$ERR" | head -20; fail "not every sandbox got the right answers"; }
+say "$OUT"
+[ "$RC" = 0 ] || { say "$(printf '%s\n' "$ERR" | head -20)"; fail "not every sandbox got the right answers"; }
 expect_grep "all $N started" "$OUT" "^started $N\$"
 expect_grep "all $N answered before the barrier" "$OUT" "^round1 ok $N\$"
 expect_grep "all $N answered after the barrier" "$OUT" "^round2 ok $N\$"

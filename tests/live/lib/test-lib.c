@@ -579,12 +579,12 @@ int main(int argc, char **argv)
 		_exit(target_main(argv[2], argv[3]));
 	if (!valgrind && (unotify_features_probe(&f) < 0 || !f.user_notif)) {
 		printf("1..0 # SKIP seccomp user notification is not available on this kernel\n");
-		return 77;
+		return 0; /* TAP: the plan says skipped */
 	}
 	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 	if (n < 0) {
 		printf("1..0 # SKIP cannot find /proc/self/exe\n");
-		return 77;
+		return 0;
 	}
 	self_exe[n] = '\0';
 	fds_at_start = count_fds();

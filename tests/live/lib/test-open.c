@@ -270,7 +270,7 @@ static bool thread_state_equal(const struct thread_state *a, const struct thread
 static int skip(const char *why)
 {
 	printf("1..0 # SKIP %s\n", why);
-	return 77;
+	return 0; /* TAP: the plan says skipped; a non-zero status would be an error */
 }
 
 int main(void)

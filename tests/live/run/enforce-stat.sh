@@ -78,6 +78,8 @@ expect "newfstatat(fd of denied/f, \"\", AT_EMPTY_PATH)" "err EACCES" fstatat "$
 same "statx(fd of allowed/f, \"\", AT_EMPTY_PATH)" ok statx "$A/f" "" empty
 if [ "$(kernel_version)" -ge 611 ]; then
 	same "newfstatat(fd, NULL, AT_EMPTY_PATH) (Linux 6.11)" ok fstatat "$A/f" x empty null
+else
+	skip_case "newfstatat(fd, NULL, AT_EMPTY_PATH)" "Linux $(uname -r) predates 6.11"
 fi
 same "empty path without AT_EMPTY_PATH" "err ENOENT" fstatat "$A" ""
 
@@ -96,14 +98,14 @@ expect "readlink denied/link" "err EACCES" readlink "$D/link"
 expect "readlink link-in (outside)" "err EPERM" readlink "$T/link-in"
 
 say "== /proc/self is the target"
-urun --policy "$POL" -- "$PROBE" --pid readlink /proc/self
+urun --log-level all --policy "$POL" -- "$PROBE" --pid readlink /proc/self
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "readlink /proc/self names the target" "$OUT" "^ok len=[0-9]+ text=$pid\$"
-urun --policy "$POL" -- "$PROBE" --pid readlinkat /proc thread-self
+urun --log-level all --policy "$POL" -- "$PROBE" --pid readlinkat /proc thread-self
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "readlinkat(/proc, thread-self)" "$OUT" "^ok len=[0-9]+ text=$pid/task/$pid\$"
 same "readlink /proc/self/exe" "ok len=" readlink /proc/self/exe
-urun --policy "$POL" -- "$PROBE" --pid statx - /proc/self/status
+urun --log-level all --policy "$POL" -- "$PROBE" --pid statx - /proc/self/status
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "statx /proc/self/status" "$OUT" "^ok mask="
 audited "/proc/self resolved to the target's pid" "verdict=allow .* path=/proc/$pid/status( |\$)"

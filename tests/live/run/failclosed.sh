@@ -13,8 +13,8 @@ wait_for() {
 	until "$@"; do
 		i=$((i + 1))
 		if [ $i -ge 1500 ]; then
-			printf -- '--- program output:\n%s\n--- supervisor stderr:\n%s\n' \
-				"$(cat "$T/out")" "$(cat "$T/err")"
+			say "$(printf -- '--- program output:\n%s\n--- supervisor stderr:\n%s\n' \
+				"$(cat "$T/out")" "$(cat "$T/err")")"
 			fail "timed out waiting for $what"
 		fi
 		sleep 0.02

@@ -23,9 +23,8 @@ SMALL="--iterations $ITER --batches $BATCHES --warmup 20 --repeat 1"
 # check_json WHAT FILE JQ-EXPRESSION: the expression is true for FILE.
 check_json() {
 	if ! jq -e "$3" "$2" >/dev/null 2>"$T/.jq"; then
-		printf -- '--- %s:\n' "$2"
-		head -c 4000 "$2"
-		printf -- '\n--- jq: %s\n' "$(cat "$T/.jq")"
+		say "$(printf -- '--- %s:\n' "$2"; head -c 4000 "$2"
+			printf -- '\n--- jq: %s\n' "$(cat "$T/.jq")")"
 		fail "$1: $3 does not hold"
 	fi
 	say "ok: $1"
@@ -113,6 +112,27 @@ check_json "each row measured, or unsupported with a reason" "$J" \
 	'all(.runs[]; .status == "ok" or (.status == "unsupported" and (.error | length > 0)))'
 check_json "every measured row is complete and sane" "$J" \
 	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+
+say "== decided path calls: the floor, the library with the engine, the daemon"
+ucmd bench --call open,stat,access,readlink --path both --mode raw,bare,lib,daemon,bare-walk,bare-creds \
+	--sync on $SMALL --json
+J="$T/paths.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --call with every path call exits 0" 0
+check_json "4 calls x 2 paths x 6 modes" "$J" '.runs | length == 48'
+check_json "each row names its call and path" "$J" \
+	'all(.runs[]; (.call | IN("open", "stat", "access", "readlink")) and
+	     (.path | IN("found", "missing")))'
+check_json "every row measured (each call's result was checked)" "$J" \
+	'all(.runs[]; .status == "ok")'
+check_json "every measured row is complete and sane" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+check_json "each row is compared with the floor of its own call and path" "$J" \
+	'all(.runs[] | select(.mode != "bare");
+	     .floor == ("bare " + .call + (if .path == "missing" then " ENOENT" else "" end) +
+	                " sync=on"))'
+check_json "getppid rows keep call getppid and path null" "$T/all.json" \
+	'all(.runs[]; .call == "getppid" and .path == null)'
 
 say "== futex with several threads"
 ucmd bench --mode futex --threads 3 $SMALL --json

@@ -112,4 +112,19 @@ expect_run "a policy with a warning" 0 "$T/off.policy: OK, 1 warning"
 expect_grep "the warning names the gap and the rule" "$ERR" \
 	"^$(re_quote "$T/off.policy"):3:10: warning: implicit rule set 'fixed-view' turned off: .*rule at $(re_quote "$T/off.policy"):2 "
 
+say "== a directory given as a policy, or included"
+mkdir "$T/pdir"
+ucmd policy check "$T/pdir"
+expect_status "policy check of a directory" 1
+expect_grep "a directory: Is a directory" "$ERR" \
+	"^$(re_quote "$T/pdir"): error: cannot read: Is a directory \(give a policy file"
+printf 'include pdir\ndefault allow\n' >"$T/incdir.policy"
+ucmd policy check "$T/incdir.policy"
+expect_status "including a directory" 1
+expect_grep "the include line names it" "$ERR" \
+	"^$(re_quote "$T/incdir.policy"):1:9: error: cannot include '$(re_quote "$T/pdir")': Is a directory"
+urun --policy "$T/pdir" -- true
+expect_status "run --policy DIR" 125
+expect_grep "run says it too" "$ERR" "Is a directory"
+
 say "PASS: check"

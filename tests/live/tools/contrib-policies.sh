@@ -2,22 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The library of contrib/policies/: each policy runs a real program and does
 # what its comments say. A case whose policy needs a language feature this
-# build does not have yet (`unotify policy check` refuses it) is skipped with
-# the reason; the test as a whole then still passes if the others do.
+# build does not have yet (`unotify policy check` refuses it) is a skipped
+# TAP case with the reason, shown in the summary.
 . "${top_srcdir:-.}/tests/live/lib.sh"
 setup_tmp
 
 P=$top_srcdir/contrib/policies
-OCI=$top_srcdir/../shared/testdata/oci
-SKIPPED=
+OCI=$top_srcdir/tests/data/oci
 
 # usable NAME FILE...: the policy checks with this build, or the case is skipped.
 usable() {
 	name=$1
 	shift
 	if ! "$UNOTIFY" policy check "$@" >"$T/.check" 2>&1; then
-		say "SKIP case $name: this build refuses it: $(grep -m1 'error' "$T/.check" || head -1 "$T/.check")"
-		SKIPPED="$SKIPPED $name"
+		skip_case "$name" "this build refuses it: $(grep -m1 'error' "$T/.check" || head -1 "$T/.check")"
 		return 1
 	fi
 	return 0
@@ -106,6 +104,8 @@ socket.socketpair()
 print("socketpair ok")'
 		expect_out "no-network: python's connection fails plainly" "Address family not supported by protocol
 socketpair ok"
+	else
+		skip_case "no-network: python's connection fails plainly" "python3 not installed"
 	fi
 fi
 
@@ -121,8 +121,7 @@ fi
 
 say "== build-sandbox.policy: a C build writes only under /tmp/build, no network"
 if ! command -v cc >/dev/null 2>&1; then
-	say "SKIP case build-sandbox: no C compiler (cc) installed"
-	SKIPPED="$SKIPPED build-sandbox"
+	skip_case build-sandbox "no C compiler (cc) installed"
 elif usable build-sandbox "$P/build-sandbox.policy"; then
 	B=$(mkdir -p /tmp/build && mktemp -d /tmp/build/unotify-contrib.XXXXXX)
 	trap 'rm -rf "$B"; rmdir /tmp/build 2>/dev/null || true; lib_cleanup' EXIT
@@ -153,10 +152,8 @@ no-rm-outside"
 fi
 
 say "== docker-default-plus-paths.policy with Docker's profile"
-if [ ! -f "$OCI/docker-default.json" ]; then
-	say "SKIP case docker-default-plus-paths: $OCI/docker-default.json not found (outside the source tree)"
-	SKIPPED="$SKIPPED docker-default-plus-paths"
-else
+[ -f "$OCI/docker-default.json" ] || fail "$OCI/docker-default.json is missing from the source tree"
+{
 	# A wrapper as a user would write it, in a directory of its own.
 	mkdir "$T/wrap"
 	printf 'include %s\ninclude %s\n' "$P/docker-default-plus-paths.policy" \
@@ -185,9 +182,6 @@ write-tmp"
 			-- sh -c 'cat /etc/shadow >/dev/null || echo no-shadow'
 		expect_out "docker+paths: as two --policy" "no-shadow"
 	fi
-fi
+}
 
-if [ -n "$SKIPPED" ]; then
-	say "note: cases skipped:$SKIPPED"
-fi
 say "PASS: contrib-policies"
