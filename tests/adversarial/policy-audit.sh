@@ -29,7 +29,7 @@ say "== records that cannot be written are counted and said"
 urun --policy "$POL" --log /dev/full -- "$PROBE" open "$T/secret"
 expect_grep "the denial itself" "$OUT" '^err EACCES$'
 expect_grep "run says records were lost" "$ERR" \
-	'^unotify: [0-9]+ audit records? could not be written \(No space left on device\)'
+	'^unotify: [0-9]+ audit records? lost: could not be written \(No space left on device\)'
 
 say "== a record too long keeps its verdict and rule, its fields cut visibly"
 long=$T/$(printf 'a%.0s' $(seq 1 200))/$(printf 'b%.0s' $(seq 1 200))
