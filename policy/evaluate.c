@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/fs.h> /* RENAME_EXCHANGE */
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -347,8 +348,9 @@ static int evaluate_walk(struct eval_ctx *x, struct policy_decision *ret)
  */
 static void evaluate_moves(struct eval_ctx *x, struct policy_decision *ret)
 {
-	const struct policy_rule *r;
-	size_t rule;
+	struct policy_decision by;
+	bool both;
+	int r;
 
 	if ((ret->action != POLICY_ALLOW && ret->action != POLICY_LOG) ||
 	    !moves_checked(x->p, x->call->nr))
@@ -361,11 +363,15 @@ static void evaluate_moves(struct eval_ctx *x, struct policy_decision *ret)
 			return;
 		}
 	ret->path_consulted = true;
-	if (moves_check(x->p, x->path[0], x->path[1], &rule) == 0)
+	/* RENAME_EXCHANGE moves both names. */
+	both = x->pc->flags_arg >= 0 && x->call->nr == SYS_renameat2 &&
+	       (x->call->args[x->pc->flags_arg] & RENAME_EXCHANGE);
+	r = moves_check(x->p, x->path[0], x->path[1], both, &by);
+	if (r == 0)
 		return;
-	r = &x->p->rules[rule];
-	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EXDEV, .line = r->line,
-					 .file = r->file, .path_consulted = true };
+	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = r < 0 ? EPERM : EXDEV,
+					 .line = r < 0 ? ret->line : by.line,
+					 .file = r < 0 ? ret->file : by.file, .path_consulted = true };
 }
 
 int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
