@@ -336,8 +336,10 @@ static int run_supervise(struct run_state *s)
 	 * Records leave through a thread of their own (after the fork): a trail
 	 * whose reader waits for the program (a full pipe it filled itself)
 	 * then holds them queued instead of stalling every call of the program.
+	 * None with --log-level none: no record to write, no thread to count.
 	 */
-	if (s->audit && (r = audit_set_async(s->audit)) < 0)
+	if (s->audit && run_log_level(s->o) != AUDIT_LEVEL_NONE &&
+	    (r = audit_set_async(s->audit)) < 0)
 		fprintf(stderr, "unotify: warning: the audit trail is written on the round trip: %s\n",
 			strerror(-r));
 	r = unotify_supervise(s->listener, &ops, NULL);
