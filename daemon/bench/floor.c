@@ -475,15 +475,19 @@ int floor_answer(const struct floor *f, void *reqbuf, void *respbuf)
 {
 	const struct seccomp_notif *req = reqbuf;
 	struct seccomp_notif_resp *resp = respbuf;
+	/* Ours, read once per thread: the switch alone is measured, not reading them. */
+	static __thread struct floor_creds creds;
+	static __thread bool have_creds;
 	struct floor_reply out = { 0 };
-	struct floor_creds creds;
 
-	if (f->flags & FLOOR_CREDS) {
-		/* As a supervisor acting as the target would: in before, out after. */
+	if ((f->flags & FLOOR_CREDS) && !have_creds) {
 		if (floor_creds_self(&creds) < 0)
 			return -EPERM;
-		floor_creds_apply(&creds);
+		have_creds = true;
 	}
+	/* As a supervisor acting as the target would: in before, out after. */
+	if (f->flags & FLOOR_CREDS)
+		floor_creds_apply(&creds);
 	floor_perform(f, req, &out);
 	if (f->flags & FLOOR_CREDS)
 		floor_creds_apply(&creds);
@@ -533,4 +537,109 @@ int floor_serve(const struct floor *f, const atomic_bool *stop)
 			return r;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- one receiver, workers */
+
+#define FLOOR_QUEUE 64
+#define FLOOR_WORKERS_MAX 64
+
+struct floor_queue {
+	const struct floor *f;
+	pthread_mutex_t lock;
+	pthread_cond_t nonempty;
+	pthread_cond_t nonfull;
+	unsigned int head, count;
+	bool done;
+	char *slots;           /* FLOOR_QUEUE requests of f->req_size bytes */
+};
+
+static void *floor_worker_main(void *arg)
+{
+	struct floor_queue *q = arg;
+	_cleanup_free_ void *req = malloc(q->f->req_size);
+	_cleanup_free_ void *resp = malloc(q->f->resp_size);
+
+	if (!req || !resp)
+		return NULL;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		while (q->count == 0 && !q->done)
+			pthread_cond_wait(&q->nonempty, &q->lock);
+		if (q->count == 0) {
+			pthread_mutex_unlock(&q->lock);
+			return NULL;
+		}
+		memcpy(req, q->slots + (size_t)q->head * q->f->req_size, q->f->req_size);
+		q->head = (q->head + 1) % FLOOR_QUEUE;
+		q->count--;
+		pthread_cond_signal(&q->nonfull);
+		pthread_mutex_unlock(&q->lock);
+		(void)floor_answer(q->f, req, resp);
+	}
+}
+
+static void floor_queue_push(struct floor_queue *q, const void *req)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->count == FLOOR_QUEUE)
+		pthread_cond_wait(&q->nonfull, &q->lock);
+	memcpy(q->slots + (size_t)((q->head + q->count) % FLOOR_QUEUE) * q->f->req_size, req,
+	       q->f->req_size);
+	q->count++;
+	pthread_cond_signal(&q->nonempty);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int floor_receive_into(struct floor_queue *q, void *req)
+{
+	const struct floor *f = q->f;
+
+	for (;;) {
+		memset(req, 0, f->req_size);
+		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOENT) {
+				if (floor_hung_up(f->listener))
+					return 0;
+				continue;
+			}
+			return negative_errno();
+		}
+		floor_queue_push(q, req);
+	}
+}
+
+int floor_serve_workers(const struct floor *f, unsigned int workers)
+{
+	struct floor_queue q = { .f = f };
+	pthread_t threads[FLOOR_WORKERS_MAX];
+	_cleanup_free_ void *req = calloc(1, f->req_size);
+	unsigned int started = 0;
+	int r = -ENOMEM;
+
+	if (workers < 1 || workers > FLOOR_WORKERS_MAX)
+		return -EINVAL;
+	q.slots = calloc(FLOOR_QUEUE, f->req_size);
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.nonempty, NULL);
+	pthread_cond_init(&q.nonfull, NULL);
+	if (req && q.slots) {
+		for (; started < workers; started++)
+			if (pthread_create(&threads[started], NULL, floor_worker_main, &q) != 0)
+				break;
+		r = started ? floor_receive_into(&q, req) : -EAGAIN;
+	}
+	pthread_mutex_lock(&q.lock);
+	q.done = true;
+	pthread_cond_broadcast(&q.nonempty);
+	pthread_mutex_unlock(&q.lock);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_cond_destroy(&q.nonfull);
+	pthread_cond_destroy(&q.nonempty);
+	pthread_mutex_destroy(&q.lock);
+	free(q.slots);
+	return r;
 }

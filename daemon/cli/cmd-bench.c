@@ -60,7 +60,7 @@ static void bench_usage(FILE *out)
 		"Usage: unotify bench [OPTIONS]\n\n"
 		"Measures what an intercepted system call (getppid answered with 42) costs.\n\n"
 		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex,bare-walk,\n"
-		"                     bare-creds or all\n"
+		"                     bare-creds,bare-herd,bare-workers or all\n"
 		"                     (default: all)\n"
 		"  --sync on|off|both SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (default: both)\n"
 		"  --pin LIST         same,different,free or all (default: free)\n"
