@@ -512,6 +512,23 @@ static bool floor_hung_up(int fd)
 	return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
 }
 
+/* 1: a notification in req; 0: no task uses the filter any more; -errno. */
+static int floor_recv(const struct floor *f, void *req)
+{
+	for (;;) {
+		memset(req, 0, f->req_size);
+		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0)
+			return 1;
+		if (errno == EINTR)
+			continue;
+		/* ENOENT: a target gone meanwhile, or every one of them (POLLHUP). */
+		if (errno != ENOENT)
+			return negative_errno();
+		if (floor_hung_up(f->listener))
+			return 0;
+	}
+}
+
 int floor_serve(const struct floor *f, const atomic_bool *stop)
 {
 	_cleanup_free_ void *req = calloc(1, f->req_size);
@@ -521,17 +538,9 @@ int floor_serve(const struct floor *f, const atomic_bool *stop)
 	if (!req || !resp)
 		return -ENOMEM;
 	while (!stop || !atomic_load_explicit(stop, memory_order_relaxed)) {
-		memset(req, 0, f->req_size);
-		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOENT) {
-				if (floor_hung_up(f->listener))
-					return 0;
-				continue;
-			}
-			return negative_errno();
-		}
+		r = floor_recv(f, req);
+		if (r <= 0)
+			return r;
 		r = floor_answer(f, req, resp);
 		if (r < 0)
 			return r;
@@ -593,22 +602,11 @@ static void floor_queue_push(struct floor_queue *q, const void *req)
 
 static int floor_receive_into(struct floor_queue *q, void *req)
 {
-	const struct floor *f = q->f;
+	int r;
 
-	for (;;) {
-		memset(req, 0, f->req_size);
-		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOENT) {
-				if (floor_hung_up(f->listener))
-					return 0;
-				continue;
-			}
-			return negative_errno();
-		}
+	while ((r = floor_recv(q->f, req)) > 0)
 		floor_queue_push(q, req);
-	}
+	return r;
 }
 
 int floor_serve_workers(const struct floor *f, unsigned int workers)
