@@ -222,10 +222,27 @@ static int floor_base(const struct floor *f, pid_t pid, int dirfd, const char *p
 	return 0;
 }
 
+/* buf becomes the symlink linkfd's text followed by what is left of the path (rest). */
+static int floor_walk_splice(int linkfd, const char *rest, char buf[FLOOR_PATH_MAX])
+{
+	char link[FLOOR_PATH_MAX];
+	ssize_t n = readlinkat(linkfd, "", link, sizeof(link) - 1);
+
+	if (n < 0)
+		return negative_errno();
+	link[n] = '\0';
+	if ((size_t)n + strlen(rest) + 2 > sizeof(link))
+		return -ENAMETOOLONG;
+	if (*rest)
+		snprintf(link + n, sizeof(link) - (size_t)n, "/%s", rest);
+	memcpy(buf, link, strlen(link) + 1);
+	return 0;
+}
+
 /* The careful walk (FLOOR_WALK): one component at a time, symlinks followed by us. */
 static int floor_walk(int base, const char *path, const struct floor_open_how *how)
 {
-	char buf[FLOOR_PATH_MAX], link[FLOOR_PATH_MAX];
+	char buf[FLOOR_PATH_MAX];
 	_cleanup_close_ int cur = -1;
 	int links = 0;
 	char *p = buf;
@@ -237,7 +254,6 @@ static int floor_walk(int base, const char *path, const struct floor_open_how *h
 		bool last;
 		struct stat st;
 		_cleanup_close_ int next = -1;
-		ssize_t n;
 		int err = 0;
 
 		while (*p == '/')
@@ -266,17 +282,10 @@ static int floor_walk(int base, const char *path, const struct floor_open_how *h
 		if (err && !S_ISLNK(st.st_mode))
 			return -err; /* not a symlink: the final open's own error */
 		if (S_ISLNK(st.st_mode) && !(last && (how->flags & O_NOFOLLOW))) {
-			if (++links > FLOOR_LINKS_MAX)
-				return -ELOOP;
-			n = readlinkat(next, "", link, sizeof(link) - 1);
-			if (n < 0)
-				return negative_errno();
-			link[n] = '\0';
-			if ((size_t)n + strlen(p) + 2 > sizeof(link))
-				return -ENAMETOOLONG;
-			if (*p)
-				snprintf(link + n, sizeof(link) - (size_t)n, "/%s", p);
-			snprintf(buf, sizeof(buf), "%s", link);
+			int r = ++links > FLOOR_LINKS_MAX ? -ELOOP : floor_walk_splice(next, p, buf);
+
+			if (r < 0)
+				return r;
 			p = buf;
 			if (buf[0] == '/') {
 				cur = safe_close(cur);

@@ -184,6 +184,14 @@ ucmd bench --iterations 0
 expect_status "zero iterations is bad usage" 125
 ucmd bench --sync maybe
 expect_status "--sync maybe is bad usage" 125
+ucmd bench --call chmod
+expect_status "an unknown --call is bad usage" 125
+ucmd bench --call open --path sometimes
+expect_status "an unknown --path is bad usage" 125
+ucmd bench floor --receivers 0 -- true
+expect_status "bench floor --receivers 0 is bad usage" 125
+ucmd bench floor
+expect_status "bench floor without a program is bad usage" 125
 ucmd bench --list
 expect_status "--list" 0
 expect_grep "lists the floor" "$OUT" '^bare '
