@@ -70,7 +70,7 @@ struct bare {
 
 int bench_bare_prepare(struct bench_run *run)
 {
-	/* By value, not by pointer (FIELD-NOTES). Off is the default: nothing to ask then. */
+	/* By value, not by pointer (the kernel takes the flag itself). Off is the default. */
 	if (run->cfg->sync != 1)
 		return 0;
 	if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,

@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "engine/enforce.h"
 #include "run.h"
 #include "lib/util.h"
+#include "protocol/protocol.h"
 
 static void run_usage(FILE *out)
 {
@@ -35,10 +37,11 @@ static void run_usage(FILE *out)
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
-		"  --daemon[=SOCKET]     let unotifyd supervise, by --policy-name\n"
-		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
-		"  --policy-dir DIR      with --daemon: the policy directory (default\n"
-		"                        " SYSCONFDIR "/unotify/policies)\n"
+		"  --daemon              let unotifyd supervise, by its policy --policy-name\n"
+		"  --policy-name NAME    with --daemon: the daemon's policy NAME (its kernel\n"
+		"                        layer comes from the daemon too)\n"
+		"  --socket PATH         with --daemon: the daemon's socket (default\n"
+		"                        " PROTO_SOCKET_DEFAULT ")\n"
 		"  --record FILE         run with everything allowed and logged, then write\n"
 		"                        to FILE a policy that allows what the run used\n"
 		"  -q, --quiet           no notices from the supervisor\n"
@@ -55,6 +58,14 @@ static int run_add_string(char ***list, size_t *n, const char *s)
 	l[(*n)++] = (char *)s;
 	*list = l;
 	return 0;
+}
+
+/* `--daemon SOCKET -- prog` once meant a socket: tell that mistake from a program. */
+static bool run_is_socket(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 static int run_parse_cpu(const char *s, int *ret)
@@ -86,6 +97,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_SOCKET,
 };
 
 static const struct option run_options[] = {
@@ -101,9 +113,11 @@ static const struct option run_options[] = {
 	{ "keep-caps", required_argument, NULL, OPT_KEEP_CAPS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	/* optional_argument only to refuse --daemon=PATH with a sentence, not getopt's. */
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -159,15 +173,23 @@ static int run_parse_one(int c, struct run_options *o)
 		o->record_path = optarg;
 		return 1;
 	case OPT_DAEMON:
+		if (optarg) {
+			fprintf(stderr, "unotify: --daemon takes no value: name the socket with "
+					"--daemon --socket %s\n", optarg);
+			return -EINVAL;
+		}
 		o->daemon = true;
+		return 1;
+	case OPT_SOCKET:
 		o->daemon_socket = optarg;
 		return 1;
 	case OPT_POLICY_NAME:
 		o->policy_name = optarg;
 		return 1;
 	case OPT_POLICY_DIR:
-		o->policy_dir = optarg;
-		return 1;
+		fprintf(stderr, "unotify: --policy-dir is gone: with --daemon the daemon's own "
+				"policies are used (unotifyd --policy-dir)\n");
+		return -EINVAL;
 	case 'q':
 		o->quiet = true;
 		return 1;
@@ -200,9 +222,15 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 		fprintf(stderr, "unotify: no program given (unotify run [OPTIONS] -- PROGRAM)\n");
 		return -EINVAL;
 	}
-	if (o->daemon != (o->policy_name != NULL) || (o->policy_dir && !o->daemon)) {
+	if (o->daemon && run_is_socket(argv[optind])) {
+		fprintf(stderr, "unotify: '%s' is a socket, not a program: --daemon takes no "
+				"argument; name the socket with --socket %s\n", argv[optind],
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (o->daemon != (o->policy_name != NULL) || (o->daemon_socket && !o->daemon)) {
 		fprintf(stderr, "unotify: --daemon needs --policy-name NAME, and --policy-name and "
-				"--policy-dir go with --daemon\n");
+				"--socket go with --daemon\n");
 		return -EINVAL;
 	}
 	if (o->daemon && (o->n_policy_files || o->n_rules || o->stats)) {

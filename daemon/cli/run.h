@@ -25,11 +25,10 @@ struct run_options {
 	const char *keep_caps;
 	bool stats;
 	bool quiet;
-	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
+	/* --daemon: unotifyd's policy_name, its kernel layer from the daemon, the listener to it */
 	bool daemon;
-	const char *daemon_socket;  /* NULL: the default socket */
+	const char *daemon_socket;  /* --socket; NULL: the default socket */
 	const char *policy_name;
-	const char *policy_dir;     /* NULL: the default policy directory */
 	const char *record_path;    /* --record: write the policy the run used here */
 	char **argv;
 };

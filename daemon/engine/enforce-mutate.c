@@ -408,4 +408,5 @@ const struct enforce_family enforce_mutate_family = {
 	.path = mutate_path,
 	.perform = mutate_perform,
 	.release = enforce_free_state,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_MUTATE,
 };

@@ -182,4 +182,5 @@ const struct enforce_family enforce_open_family = {
 	.open_flags = open_flags,
 	.perform = open_perform,
 	.release = open_release,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

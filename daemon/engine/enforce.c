@@ -47,6 +47,26 @@ const struct enforce_family *enforce_family_find(int nr)
 	return NULL;
 }
 
+/* Syscall numbers are below this on every architecture Linux has (x32's carry a bit: not native). */
+#define ENFORCE_NR_MAX 1024
+
+int enforce_works(unsigned int *ret, int *ret_nr)
+{
+	unsigned int works = 0;
+
+	for (int nr = 0; nr < ENFORCE_NR_MAX; nr++) {
+		const struct enforce_family *f = enforce_family_find(nr);
+
+		if (f && f->works == 0) {
+			*ret_nr = nr;
+			return -EINVAL;
+		}
+		works |= f ? f->works : 0;
+	}
+	*ret = works;
+	return 0;
+}
+
 /* ---- Helpers for the families ---- */
 
 int enforce_target(struct enforce_call *c, unotify_target **ret)
@@ -276,6 +296,8 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.rule_line = d ? d->line : 0,
 	};
 
+	if (c->family && c->family->audit)
+		c->family->audit(c, &r);
 	if (wanted) {
 		audit_write(e->audit, &r);
 		atomic_fetch_add_explicit(&e->audited, 1, memory_order_relaxed);

@@ -268,6 +268,16 @@ static int open_audit(struct daemon *d)
 	return r;
 }
 
+/* Records the trail lost are said when it closes, as `status` says them while it runs. */
+static void daemon_audit_close(struct audit *a)
+{
+	unsigned long long lost = audit_close(a);
+
+	if (lost)
+		log_error("%llu audit records could not be written: the audit trail is incomplete",
+			  lost);
+}
+
 static void send_status(struct daemon *d)
 {
 	struct policy_set *set = daemon_policies(d);
@@ -438,27 +448,38 @@ static int main_loop(struct daemon *d, int listen_fd, int sfd)
 /* SIGTERM/SIGINT: stop accepting, tell systemd, say what happens to the sandboxes. */
 static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int sig)
 {
+	unsigned int workers;
 	size_t active;
 
 	notify_stopping();
 	listen_close(&d->config, listen_fd, activated);
+	/*
+	 * No new thread can start now (only this thread spawns them). A thread
+	 * counted in workers may still read the policies or write the audit
+	 * trail, whatever it is doing: only with none left are they freed.
+	 */
+	workers = atomic_load(&d->workers);
+	if (workers == 0) {
+		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
+		daemon_audit_close(d->audit);
+		d->audit = NULL;
+		policies_unref(d->policies);
+		d->policies = NULL;
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	active = d->sandboxes_active;
 	pthread_mutex_unlock(&d->lock);
-	if (active == 0 && atomic_load(&d->pending) == 0) {
-		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
-		audit_close(d->audit);
-		policies_unref(d->policies);
-		return;
-	}
 	/*
 	 * Supervising threads are blocked in RECV and cannot be woken; the
 	 * process exit closes their listeners, and the kernel then fails every
-	 * intercepted call of those sandboxes with ENOSYS: fail closed. Nothing
-	 * shared is freed here, since those threads still use it until the exit.
+	 * intercepted call of those sandboxes with ENOSYS: fail closed. A
+	 * registration still in flight fails the same way. Nothing shared is
+	 * freed here, since those threads still use it until the exit.
 	 */
-	log_warning("%s: stopping with %zu sandboxes supervised: their intercepted calls now fail "
-		    "with ENOSYS (fail closed)", strsignal(sig), active);
+	log_warning("%s: stopping with %zu sandboxes supervised and %zu connections in flight: "
+		    "their intercepted calls now fail with ENOSYS (fail closed)", strsignal(sig),
+		    active, workers > active ? (size_t)(workers - active) : 0);
 }
 
 static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
