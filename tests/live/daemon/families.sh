@@ -17,7 +17,6 @@ mkdir -p "$N"
 policy fam "allow @file-read @file-write @file-create @file-delete @file-stat @file-attr path=$W path=$W/**
 allow connect bind sendto sendmsg unix=$W/** unix=$N/**
 default allow"
-# Every decision in the trail: the end checks that allowed calls were decided there.
 start_daemon --log-level all
 
 # The files every case starts from; fixed ones are made once, so their inode

@@ -98,8 +98,7 @@ stop_daemon
 
 # The trail's level: by default (--log-level deny) no allowed call is in it.
 audit=$(cat "$T/audit.log")
-expect_grep "the daemon's trail has the denial" "$audit" \
-	'verdict=deny errno=EACCES .*path=/etc/shadow|path=/etc/shadow.* verdict=deny errno=EACCES'
+expect_grep "the daemon's trail has the denial" "$audit" 'verdict=deny errno=EACCES .*path=/etc/shadow'
 expect_no_grep "and, by default (--log-level deny), no allowed call" "$audit" ' verdict=allow '
 : >"$T/audit.log"
 : >"$T/d.err"
@@ -109,4 +108,4 @@ urun --daemon --socket "$SOCK" --policy-name web -- "$PROBE" read "$T/readable"
 expect_out "run --daemon --log-level all: the open" "data=readable"
 stop_daemon
 expect_grep "--log-level all: the allowed open is in the trail" "$(cat "$T/audit.log")" \
-	"verdict=allow .*path=$(re_quote "$T/readable")|path=$(re_quote "$T/readable").* verdict=allow"
+	"path=$(re_quote "$T/readable") verdict=allow"
