@@ -48,7 +48,7 @@ start_daemon() {
 	DPID=$!
 	track_pid "$DPID"
 	# A test that fails because the daemon died shows why, when a sanitizer said.
-	trap '_rc=$?; daemon_show_report || true; (exit $_rc); lib_cleanup' EXIT
+	trap '_rc=$?; daemon_show_report || true; lib_cleanup "$_rc"' EXIT
 	if ! wait_until 10 test -S "$SOCK"; then
 		say "$(cat "$T/d.err")"
 		fail "unotifyd did not start listening on $SOCK"
@@ -63,9 +63,8 @@ SANITIZER_REPORT='WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSa
 # daemon_show_report: prints the daemon's sanitizer report, if its log has one.
 daemon_show_report() {
 	if [ -n "$T" ] && [ -f "$T/d.err" ] && grep -Eq "$SANITIZER_REPORT" "$T/d.err"; then
-		printf -- '--- the daemon'"'"'s sanitizer report:\n'
-		grep -Eq "$SANITIZER_REPORT" "$T/d.err" && sed -En "/$SANITIZER_REPORT/,\$p" "$T/d.err" |
-			head -80
+		say "--- the daemon's sanitizer report:"
+		say "$(sed -En "/$SANITIZER_REPORT/,\$p" "$T/d.err" | head -80)"
 		return 0
 	fi
 	return 1
