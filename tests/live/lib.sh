@@ -39,10 +39,13 @@ tap_result() {
 	printf '%s %d - %s%s\n' "$1" "$TAP_N" "$_text" "${3:+ # $3}"
 }
 
-# Kills what the test left running, by pid, removes the temp dir and ends
-# the TAP stream. Every EXIT trap of a test must call it.
+# lib_cleanup [STATUS]: kills what the test left running, by pid, removes
+# the temp dir and ends the TAP stream. Every EXIT trap of a test must call
+# it, last, with the script's exit status when other commands ran before it
+# (`trap '_rc=$?; ...; lib_cleanup "$_rc"' EXIT`): under set -e, anything
+# like `(exit $_rc)` in a trap ends the script before the plan is printed.
 lib_cleanup() {
-	_rc=$?
+	_rc=${1:-$?}
 	for pid in $BG_PIDS; do
 		kill -9 "$pid" 2>/dev/null || true
 	done
