@@ -45,10 +45,10 @@ struct target_fid {
 #define LISTENER_RESP_MAX 128
 
 /*
- * One seccomp notification fd. Receiving uses the listener's buffer, so one
- * thread receives per listener (the kernel wakes every blocked receiver
- * anyway, Linux 6.6+); replies, ID_VALID and memory access may come from
- * any thread.
+ * One seccomp notification fd. unotify_listener_recv() uses the listener's
+ * buffer; the pool's threads have their own (pool.c), and one receives at a
+ * time (the kernel wakes every blocked receiver, Linux 6.6+); replies,
+ * ID_VALID and memory access may come from any thread.
  */
 struct unotify_listener {
 	int fd;                          /* the seccomp notify fd, owned (closed by _free) */
@@ -68,6 +68,42 @@ struct unotify_listener {
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
+/*
+ * listener.c: RECV into buf (sizes.seccomp_notif bytes), as
+ * unotify_listener_recv() but -EINTR is returned, not retried.
+ */
+int listener_recv_into(struct unotify_listener *l, struct seccomp_notif *buf);
+
+/* supervise.c: one call, in two steps (pool.c checks between them whether it still receives). */
+uint64_t supervise_start(const struct unotify_loop_ops *ops);
+/* The verdict in *ret, fail closed on error; returns what decide returned. */
+int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
+		     const struct seccomp_notif *req, struct unotify_verdict *ret);
+/* check_pending: ID_VALID first (a worker's call may have gone meanwhile). */
+void supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
+		     const struct seccomp_notif *req, struct unotify_verdict *v, uint64_t start,
+		     bool check_pending);
+
+/* pool.c: unotify_supervise() with ops->threads > 1. */
+int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		   const volatile bool *stop);
+/*
+ * pool.c, for the perform functions: the calling thread is about to wait in
+ * a call that may not return soon (a FIFO's open, a connect); another
+ * thread receives meanwhile. True when the calling thread supervises in a
+ * pool, which interrupts the wait (UNOTIFY_INTERRUPT_SIGNAL) once the call
+ * is gone; false: nothing would, the caller must not wait without bound.
+ */
+bool pool_may_block(void);
+/*
+ * Where clone(CLONE_PARENT_SETTID) writes the pid of a helper the calling
+ * thread waits for, so that the pool kills it when the call goes away; a
+ * dummy outside a pool. pool_helper_done() once clone returned, before the
+ * helper is reaped.
+ */
+int *pool_helper_slot(void);
+void pool_helper_done(void);
+
 /* listener.c: does a live listener own fd (unotify_listener_new took it)? */
 bool listener_owns(int fd);
 

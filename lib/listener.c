@@ -272,21 +272,28 @@ static int listener_hung_up(int fd)
  * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE;
  * when poll itself fails, its error is returned (the caller stops).
  */
+int listener_recv_into(struct unotify_listener *l, struct seccomp_notif *buf)
+{
+	memset(buf, 0, l->sizes.seccomp_notif);
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, buf) == 0)
+		return 0;
+	if (errno == ENOENT) {
+		int h = listener_hung_up(l->fd);
+
+		return h < 0 ? h : h ? -EPIPE : -ENOENT;
+	}
+	return negative_errno();
+}
+
 int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
 {
-	for (;;) {
-		memset(l->req, 0, l->sizes.seccomp_notif);
-		if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, l->req) == 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		if (errno == ENOENT) {
-			int h = listener_hung_up(l->fd);
+	int r;
 
-			return h < 0 ? h : h ? -EPIPE : -ENOENT;
-		}
-		return negative_errno();
-	}
+	do
+		r = listener_recv_into(l, l->req);
+	while (r == -EINTR);
+	if (r < 0)
+		return r;
 	*ret = l->req;
 	return 0;
 }

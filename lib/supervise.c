@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The supervision loop: one listener, the calling thread, a blocking RECV
- * (so that the same-CPU wake-up takes effect: no poll or epoll in front).
+ * The supervision loop: one listener, a blocking RECV (so that the same-CPU
+ * wake-up takes effect: no poll or epoll in front), in the calling thread;
+ * with ops->threads > 1, in the pool of pool.c (one receiver at a time,
+ * workers for the calls that block).
  */
 #include "config.h"
 
@@ -43,6 +45,11 @@ static uint64_t supervise_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t supervise_start(const struct unotify_loop_ops *ops)
+{
+	return ops->replied ? supervise_now_ns() : 0;
+}
+
 /* A failed decision or an unusable verdict: the call fails, it never runs. */
 static void supervise_fail_closed(struct unotify_verdict *v)
 {
@@ -51,26 +58,51 @@ static void supervise_fail_closed(struct unotify_verdict *v)
 	*v = unotify_verdict_errno(ENOSYS);
 }
 
+int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
+		     const struct seccomp_notif *req, struct unotify_verdict *ret)
+{
+	int decided;
+
+	*ret = unotify_verdict_errno(ENOSYS);
+	decided = ops->decide(l, req, ret, ops->userdata);
+	if (decided < 0)
+		supervise_fail_closed(ret);
+	return decided;
+}
+
+void supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
+		     const struct seccomp_notif *req, struct unotify_verdict *v, uint64_t start,
+		     bool check_pending)
+{
+	uint64_t id = req->id;
+	int r;
+
+	if (check_pending && unotify_id_valid(l, id) < 0) {
+		/* Gone while a worker performed it: nothing to reply to, nothing to inject. */
+		if (v->kind == UNOTIFY_VERDICT_FD && v->fd >= 0)
+			v->fd = safe_close(v->fd);
+		r = -ENOENT;
+	} else {
+		r = unotify_reply_verdict(l, id, v);
+	}
+	if (r < 0 && r != -ENOENT && !(v->kind == UNOTIFY_VERDICT_ERRNO && v->error == ENOSYS)) {
+		/* e.g. an errno out of range: still answer, or the target waits for ever. */
+		supervise_fail_closed(v);
+		r = unotify_reply_verdict(l, id, v);
+	}
+	if (ops->replied)
+		ops->replied(req, v, r, supervise_now_ns() - start, ops->userdata);
+}
+
 /* Returns -ENOTRECOVERABLE when the decision says the thread cannot go on. */
 static int supervise_one(unotify_listener *l, const struct unotify_loop_ops *ops,
 			 const struct seccomp_notif *req)
 {
-	struct unotify_verdict v = { .kind = UNOTIFY_VERDICT_ERRNO, .error = ENOSYS, .fd = -1 };
-	uint64_t start = ops->replied ? supervise_now_ns() : 0;
-	uint64_t id = req->id;
-	int decided, r;
+	struct unotify_verdict v;
+	uint64_t start = supervise_start(ops);
+	int decided = supervise_decide(l, ops, req, &v);
 
-	decided = ops->decide(l, req, &v, ops->userdata);
-	if (decided < 0)
-		supervise_fail_closed(&v);
-	r = unotify_reply_verdict(l, id, &v);
-	if (r < 0 && r != -ENOENT && !(v.kind == UNOTIFY_VERDICT_ERRNO && v.error == ENOSYS)) {
-		/* e.g. an errno out of range: still answer, or the target waits for ever. */
-		supervise_fail_closed(&v);
-		r = unotify_reply_verdict(l, id, &v);
-	}
-	if (ops->replied)
-		ops->replied(req, &v, r, supervise_now_ns() - start, ops->userdata);
+	supervise_reply(l, ops, req, &v, start, false);
 	return decided == -ENOTRECOVERABLE ? decided : 0;
 }
 
@@ -82,6 +114,8 @@ int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 
 	if (!ops || !ops->decide)
 		return -EINVAL;
+	if (ops->threads > 1)
+		return pool_supervise(l, ops, stop);
 	for (;;) {
 		r = unotify_listener_recv(l, &req);
 		if (r == -EPIPE)

@@ -68,6 +68,16 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(openat2),
 	ANY(fstatfs),
 	ARG_EQ(ioctl, 1, NS_GET_PARENT), /* where the target is in a /proc of another pid namespace */
+	/*
+	 * several supervising threads (pool.c): the interrupt signal's handler
+	 * (and its return), sent to one thread; the threads themselves are the
+	 * thread library's (clone, futex, mmap)
+	 */
+	ANY(rt_sigaction),
+	ANY(rt_sigreturn),
+	ANY(rt_sigprocmask),
+	ANY(tgkill),
+	ANY(clock_gettime),
 	/* a listener makes its process non-dumpable (listener.c) */
 	ARG_EQ(prctl, 0, PR_SET_DUMPABLE),
 	/* acting as the target in this thread (target.c) */
@@ -123,7 +133,9 @@ static const struct unotify_syscall_rule work_net[] = {
 	ANY(mmap),
 	ANY(munmap),
 	ANY(rt_sigprocmask),
-	ARG_EQ(clone, 0, CLONE_VM | CLONE_VFORK | SIGCHLD),
+	ARG_EQ(clone, 0, CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD),
+	/* a pool kills the helper of a call that went away (pool.c) */
+	ARG_EQ(kill, 1, SIGKILL),
 	ANY(wait4),
 	ANY(getgroups),
 	/* the helper: becoming the target, then the call */

@@ -216,7 +216,28 @@ struct unotify_loop_ops {
 	unotify_decide_fn decide;
 	unotify_replied_fn replied;
 	void *userdata;
+	/*
+	 * The most threads that supervise this listener at once; 0 or 1: the
+	 * calling thread only (a call that blocks holds every other). Above 1,
+	 * decide and replied are called from several threads at once (each
+	 * thread its own req): their userdata must be thread-safe. One thread
+	 * receives at a time and answers fast calls inline (the same-CPU
+	 * hand-off holds); a call that blocks, or takes longer than a few
+	 * milliseconds, is finished by its thread while another receives.
+	 */
+	unsigned int threads;
 };
+
+/* The default of `unotify run --threads` and `unotifyd --sandbox-threads`. */
+#define UNOTIFY_SUPERVISE_THREADS_DEFAULT 16
+
+/*
+ * With ops->threads > 1 the library interrupts a supervising thread's call
+ * that went away (the target was killed) with this signal, sent to that
+ * thread only; it installs a handler for it (without SA_RESTART) in the
+ * process. A program that supervises with several threads leaves it alone.
+ */
+#define UNOTIFY_INTERRUPT_SIGNAL (SIGRTMIN + 6)
 
 /*
  * Applies a verdict to a notification. Takes verdict->fd (UNOTIFY_VERDICT_FD):
@@ -225,9 +246,10 @@ struct unotify_loop_ops {
 int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdict *verdict);
 
 /*
- * Supervises in the calling thread, blocking in RECV, until no task uses the
- * filter (returns 0) or a hard error (negative errno, -ENOTRECOVERABLE from
- * decide included). *stop, when not NULL, is checked after every notification.
+ * Supervises in the calling thread (and up to ops->threads - 1 more, which
+ * it starts and joins), blocking in RECV, until no task uses the filter
+ * (returns 0) or a hard error (negative errno, -ENOTRECOVERABLE from decide
+ * included). *stop, when not NULL, is checked after every notification.
  */
 int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		      const volatile bool *stop);

@@ -431,7 +431,7 @@ static int child_three_then_enosys(pid_t parent)
 static bool test_supervise(void)
 {
 	struct counts c = { .fd = -1 };
-	struct unotify_loop_ops ops = { decide_value_7, replied_count, &c };
+	struct unotify_loop_ops ops = { .decide = decide_value_7, .replied = replied_count, .userdata = &c };
 	struct target t;
 
 	EXPECT(target_start(&t, "three_then_enosys"));
@@ -454,7 +454,7 @@ static int child_7_then_enosys(pid_t parent)
 static bool test_supervise_stop(void)
 {
 	struct counts c = { .stop_after_first = true, .fd = -1 };
-	struct unotify_loop_ops ops = { decide_value_7, NULL, &c };
+	struct unotify_loop_ops ops = { .decide = decide_value_7, .userdata = &c };
 	struct target t;
 
 	EXPECT(target_start(&t, "7_then_enosys"));

@@ -111,7 +111,7 @@ struct spawned {
 /* Spawns, supervises to the end, waits. */
 static bool spawn_run(struct unotify_spawn_attr *a, enum filter_kind kind, struct spawned *s)
 {
-	struct unotify_loop_ops ops = { decide_spawned, NULL, &s->c };
+	struct unotify_loop_ops ops = { .decide = decide_spawned, .userdata = &s->c };
 	struct sock_fprog prog;
 	struct unotify_child child;
 	unotify_listener *l;
@@ -455,7 +455,7 @@ static bool test_spawn_fail_closed(void)
 static bool test_spawn_listener_ownership(void)
 {
 	struct counts c = { .fd = -1 };
-	struct unotify_loop_ops ops = { decide_spawned, NULL, &c };
+	struct unotify_loop_ops ops = { .decide = decide_spawned, .userdata = &c };
 	char *argv[] = { self_exe, "--child", "getppid42", NULL };
 	struct unotify_spawn_attr a = SPAWN_ATTR(.path = self_exe, .argv = argv);
 	struct unotify_child child;

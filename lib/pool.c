@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Several supervising threads on one listener, never more than one in RECV.
+ *
+ * The kernel wakes every thread blocked in RECV on a listener for each
+ * notification (Linux 6.6+), on the target's CPU with the same-CPU hint:
+ * two receivers cost a wake-up per call and the hint. So one thread holds
+ * the receiver role at a time. It decides and answers each call inline, as
+ * the single-threaded loop does, and the reply comes from the CPU the
+ * target sleeps on. A call that blocks (a FIFO's open, a connect that is
+ * not accepted, a slow file system) must not hold the calls of every other
+ * thread of the sandbox behind it: the thread deciding it gives the role
+ * away, becomes a worker that finishes that one call, and parks.
+ *
+ * The role is given away by the thread itself when the library knows a
+ * call may wait (pool_may_block: a FIFO's open, a connect), or taken by the
+ * watchdog when a call has taken one whole tick (a file the program could
+ * not predict would block: a FIFO behind a symlink, a device, FUSE, NFS).
+ * The new receiver is a parked thread or a new one, up to ops->threads.
+ *
+ * The receiver's fast path takes no lock: the number of the call it is
+ * deciding goes in p->busy before deciding (the watchdog reads it), and a
+ * compare-and-exchange back to 0 after replying tells it whether it still
+ * holds the role (the watchdog's own exchange took it otherwise). The
+ * watchdog sleeps without a timeout once nothing happened for a while, and
+ * the receiver wakes it on its next call (a lock only then).
+ *
+ * A worker whose call went away (the target was killed) is interrupted:
+ * the watchdog finds its id invalid, kills the helper it waits on (the
+ * network calls' helper, pool_helper_slot) and signals the thread
+ * (UNOTIFY_INTERRUPT_SIGNAL, handler without SA_RESTART) so that its
+ * blocking call returns EINTR. A worker never replies without first
+ * checking that its notification is still valid.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "util.h"
+
+#define POOL_TICK_NS (4 * 1000 * 1000)
+#define POOL_IDLE_TICKS 64 /* ~0.25 s without a call: the watchdog sleeps until the next */
+
+enum pool_role {
+	POOL_PARKED,   /* waits for the role (or the end) */
+	POOL_RECEIVER, /* holds the role: in RECV, or deciding a call inline */
+	POOL_WORKER,   /* deciding a call it gave the role away for */
+	POOL_GONE,     /* returned */
+};
+
+struct pool_thread {
+	struct pool *p;
+	pthread_t thread;
+	bool started;             /* one of ours (joined at the end), not the caller's */
+	enum pool_role role;      /* under p->lock */
+	struct seccomp_notif *req;
+	_Atomic uint64_t id;      /* the call being decided, set before p->busy */
+	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
+};
+
+struct pool {
+	unotify_listener *l;
+	const struct unotify_loop_ops *ops;
+	const volatile bool *stop;
+	pthread_mutex_t lock;
+	pthread_cond_t parked;    /* a parked thread was given the role, or the end */
+	pthread_cond_t watch;     /* the watchdog's sleep */
+	pthread_cond_t gone;      /* a thread returned */
+	_Atomic uint64_t busy;    /* the receiver's call number while it decides, else 0 */
+	_Atomic uint64_t seq;     /* call numbers, written by the role holder only */
+	atomic_bool watch_asleep; /* the watchdog waits for a call, untimed */
+	atomic_bool done;         /* written under the lock, read by receivers without */
+	bool watch_stop;
+	int error;
+	struct pool_thread *receiver;
+	unsigned int n, max;
+	pthread_t watchdog;
+	struct pool_thread threads[];
+};
+
+static __thread struct pool_thread *pool_self;
+
+static void pool_on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* Once per process: the signal interrupts, it does not restart (no SA_RESTART). */
+static void pool_signal_once(void)
+{
+	struct sigaction sa = { .sa_handler = pool_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(UNOTIFY_INTERRUPT_SIGNAL, &sa, NULL);
+}
+
+static void pool_unblock_signal(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, UNOTIFY_INTERRUPT_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* The first error ends it; 0 is an ordinary end (no task uses the filter, or *stop). */
+static void pool_finish_locked(struct pool *p, int err)
+{
+	if (!atomic_load(&p->done))
+		p->error = err;
+	atomic_store(&p->done, true);
+	pthread_cond_broadcast(&p->parked);
+	pthread_cond_signal(&p->watch);
+}
+
+static void pool_finish(struct pool *p, int err)
+{
+	pthread_mutex_lock(&p->lock);
+	pool_finish_locked(p, err);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *pool_thread_main(void *arg);
+
+/* A thread to hold the role next: a parked one, else a new one; NULL at the limit. */
+static struct pool_thread *pool_spare_locked(struct pool *p)
+{
+	struct pool_thread *t;
+	pthread_attr_t attr;
+	int r;
+
+	for (unsigned int i = 0; i < p->n; i++)
+		if (p->threads[i].role == POOL_PARKED)
+			return &p->threads[i];
+	if (p->n >= p->max)
+		return NULL;
+	t = &p->threads[p->n];
+	t->req = calloc(1, p->l->sizes.seccomp_notif);
+	if (!t->req)
+		return NULL;
+	t->p = p;
+	t->role = POOL_PARKED;
+	t->started = true;
+	pthread_attr_init(&attr);
+	r = pthread_create(&t->thread, &attr, pool_thread_main, t);
+	pthread_attr_destroy(&attr);
+	if (r != 0) {
+		free(t->req);
+		t->req = NULL;
+		return NULL;
+	}
+	p->n++;
+	return t;
+}
+
+/*
+ * Takes the role from the receiver deciding call number v, for a spare
+ * thread. False when v is over (the exchange fails) or no thread is spare:
+ * the calls then wait for this one, as with a single thread.
+ */
+static bool pool_takeover_locked(struct pool *p, uint64_t v)
+{
+	struct pool_thread *next, *old = p->receiver;
+	uint64_t expected = v;
+
+	if (atomic_load(&p->done) || v == 0 || !old)
+		return false;
+	next = pool_spare_locked(p);
+	if (!next)
+		return false;
+	if (!atomic_compare_exchange_strong(&p->busy, &expected, 0))
+		return false;
+	old->role = POOL_WORKER;
+	next->role = POOL_RECEIVER;
+	p->receiver = next;
+	pthread_cond_broadcast(&p->parked);
+	return true;
+}
+
+bool pool_may_block(void)
+{
+	struct pool_thread *t = pool_self;
+	struct pool *p;
+
+	if (!t)
+		return false;
+	p = t->p;
+	pthread_mutex_lock(&p->lock);
+	if (p->receiver == t && t->role == POOL_RECEIVER)
+		pool_takeover_locked(p, atomic_load(&p->busy));
+	pthread_mutex_unlock(&p->lock);
+	return true;
+}
+
+int *pool_helper_slot(void)
+{
+	static __thread int none;
+
+	return pool_self ? &pool_self->helper : &none;
+}
+
+void pool_helper_done(void)
+{
+	struct pool_thread *t = pool_self;
+
+	if (!t)
+		return;
+	/* Under the lock: the watchdog kills the helper only while it is ours (unreaped). */
+	pthread_mutex_lock(&t->p->lock);
+	__atomic_store_n(&t->helper, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&t->p->lock);
+}
+
+/* A worker's call is gone (or the pool ends): stop what it waits in. */
+static void pool_interrupt_locked(struct pool_thread *t)
+{
+	int helper = __atomic_load_n(&t->helper, __ATOMIC_RELAXED);
+
+	if (helper > 0)
+		kill(helper, SIGKILL);
+	pthread_kill(t->thread, UNOTIFY_INTERRUPT_SIGNAL);
+}
+
+static void pool_check_workers_locked(struct pool *p)
+{
+	for (unsigned int i = 0; i < p->n; i++) {
+		struct pool_thread *t = &p->threads[i];
+
+		if (atomic_load(&p->done) && (t->role == POOL_RECEIVER || t->role == POOL_WORKER))
+			pool_interrupt_locked(t);
+		else if (t->role == POOL_WORKER &&
+			 unotify_id_valid(p->l, atomic_load_explicit(&t->id, memory_order_relaxed)) ==
+				 -ENOENT)
+			pool_interrupt_locked(t);
+	}
+}
+
+static bool pool_has_workers_locked(struct pool *p)
+{
+	for (unsigned int i = 0; i < p->n; i++)
+		if (p->threads[i].role == POOL_WORKER)
+			return true;
+	return false;
+}
+
+static void pool_deadline(struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_nsec += POOL_TICK_NS;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/*
+ * Deep sleep once idle: watch_asleep is set, then busy read again; the
+ * receiver sets busy, then reads watch_asleep (both sequentially
+ * consistent), so one of the two always sees the other.
+ */
+static void pool_sleep_locked(struct pool *p, unsigned int *idle)
+{
+	struct timespec ts;
+
+	if (*idle >= POOL_IDLE_TICKS && !atomic_load(&p->done) && !pool_has_workers_locked(p)) {
+		atomic_store(&p->watch_asleep, true);
+		if (atomic_load(&p->busy) == 0) {
+			while (atomic_load(&p->watch_asleep) && !p->watch_stop && !atomic_load(&p->done))
+				pthread_cond_wait(&p->watch, &p->lock);
+		}
+		atomic_store(&p->watch_asleep, false);
+		*idle = 0;
+		return;
+	}
+	pool_deadline(&ts);
+	pthread_cond_timedwait(&p->watch, &p->lock, &ts);
+}
+
+static void *pool_watch_main(void *arg)
+{
+	struct pool *p = arg;
+	uint64_t last = 0;
+	unsigned int idle = 0;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->watch_stop) {
+		uint64_t v = atomic_load(&p->busy);
+
+		/* The same call in progress at two ticks: it has taken a whole tick. */
+		if (v != 0 && v == last && pool_takeover_locked(p, v))
+			v = 0;
+		idle = v == 0 && last == 0 ? idle + 1 : 0;
+		last = v;
+		pool_check_workers_locked(p);
+		pool_sleep_locked(p, &idle);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void pool_wake_watchdog(struct pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	if (atomic_load(&p->watch_asleep)) {
+		atomic_store(&p->watch_asleep, false);
+		pthread_cond_signal(&p->watch);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Waits for the role; false at the end. */
+static bool pool_wait_role(struct pool_thread *t)
+{
+	struct pool *p = t->p;
+	bool r;
+
+	pthread_mutex_lock(&p->lock);
+	while (!atomic_load(&p->done) && t->role != POOL_RECEIVER)
+		pthread_cond_wait(&p->parked, &p->lock);
+	r = !atomic_load(&p->done);
+	pthread_mutex_unlock(&p->lock);
+	return r;
+}
+
+/* A call decided after the role was given away: parked again, or the end. */
+static int pool_after_worker(struct pool_thread *t, int decided)
+{
+	struct pool *p = t->p;
+
+	pthread_mutex_lock(&p->lock);
+	if (t->role == POOL_WORKER)
+		t->role = POOL_PARKED;
+	if (decided == -ENOTRECOVERABLE)
+		pool_finish_locked(p, decided);
+	pthread_mutex_unlock(&p->lock);
+	return 1;
+}
+
+/*
+ * One call. A worker (the role given away meanwhile) checks that the call
+ * is still pending before replying: nothing is injected into a call that
+ * is gone.
+ */
+static int pool_decide(struct pool *p, const struct seccomp_notif *req, uint64_t seq)
+{
+	struct unotify_verdict v;
+	uint64_t start = supervise_start(p->ops);
+	int decided = supervise_decide(p->l, p->ops, req, &v);
+
+	supervise_reply(p->l, p->ops, req, &v, start, atomic_load(&p->busy) != seq);
+	return decided;
+}
+
+/* Holds the role until it gives it away (1) or the end (0). */
+static int pool_receive(struct pool_thread *t)
+{
+	struct pool *p = t->p;
+
+	for (;;) {
+		uint64_t seq;
+		int r = listener_recv_into(p->l, t->req);
+
+		if (r == -EINTR || r == -ENOENT) {
+			if (r == -EINTR && atomic_load(&p->done))
+				return 0;
+			continue;
+		}
+		if (r < 0) {
+			pool_finish(p, r == -EPIPE ? 0 : r);
+			return 0;
+		}
+		seq = atomic_load_explicit(&p->seq, memory_order_relaxed) + 1;
+		atomic_store_explicit(&p->seq, seq, memory_order_relaxed);
+		atomic_store_explicit(&t->id, t->req->id, memory_order_relaxed);
+		atomic_store(&p->busy, seq);
+		if (atomic_load(&p->watch_asleep))
+			pool_wake_watchdog(p);
+		r = pool_decide(p, t->req, seq);
+		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
+			return pool_after_worker(t, r);
+		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {
+			pool_finish(p, r == -ENOTRECOVERABLE ? r : 0);
+			return 0;
+		}
+	}
+}
+
+/* Until the end: the role, calls, the role given away, parked, the role again. */
+static void pool_loop(struct pool_thread *t)
+{
+	struct pool *p = t->p;
+
+	pool_self = t;
+	pool_unblock_signal();
+	while (pool_wait_role(t) && pool_receive(t) == 1)
+		;
+	pthread_mutex_lock(&p->lock);
+	t->role = POOL_GONE;
+	if (p->receiver == t)
+		p->receiver = NULL;
+	pthread_cond_broadcast(&p->gone);
+	pthread_mutex_unlock(&p->lock);
+	pool_self = NULL;
+}
+
+static void *pool_thread_main(void *arg)
+{
+	pool_loop(arg);
+	return NULL;
+}
+
+/* Every thread returned (the watchdog interrupts their calls meanwhile), then joined. */
+static void pool_join(struct pool *p)
+{
+	bool running;
+
+	pthread_mutex_lock(&p->lock);
+	pool_finish_locked(p, 0);
+	do {
+		running = false;
+		for (unsigned int i = 0; i < p->n; i++)
+			running |= p->threads[i].role != POOL_GONE;
+		if (running)
+			pthread_cond_wait(&p->gone, &p->lock);
+	} while (running);
+	p->watch_stop = true;
+	pthread_cond_signal(&p->watch);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->watchdog, NULL);
+	for (unsigned int i = 0; i < p->n; i++)
+		if (p->threads[i].started)
+			pthread_join(p->threads[i].thread, NULL);
+}
+
+static void pool_free(struct pool *p)
+{
+	for (unsigned int i = 0; i < p->n; i++)
+		free(p->threads[i].req);
+	pthread_cond_destroy(&p->parked);
+	pthread_cond_destroy(&p->watch);
+	pthread_cond_destroy(&p->gone);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+static struct pool *pool_new(unotify_listener *l, const struct unotify_loop_ops *ops,
+			     const volatile bool *stop)
+{
+	struct pool *p = calloc(1, sizeof(*p) + ops->threads * sizeof(p->threads[0]));
+	pthread_condattr_t attr;
+
+	if (!p)
+		return NULL;
+	p->threads[0].req = calloc(1, l->sizes.seccomp_notif);
+	if (!p->threads[0].req) {
+		free(p);
+		return NULL;
+	}
+	p->l = l;
+	p->ops = ops;
+	p->stop = stop;
+	p->max = ops->threads;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->watch, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&p->parked, NULL);
+	pthread_cond_init(&p->gone, NULL);
+	/* The caller's thread is the first receiver. */
+	p->threads[0].p = p;
+	p->threads[0].thread = pthread_self();
+	p->threads[0].role = POOL_RECEIVER;
+	p->receiver = &p->threads[0];
+	p->n = 1;
+	return p;
+}
+
+int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		   const volatile bool *stop)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	struct pool *p = pool_new(l, ops, stop);
+	sigset_t saved;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	pthread_once(&once, pool_signal_once);
+	pthread_sigmask(SIG_SETMASK, NULL, &saved);
+	r = -pthread_create(&p->watchdog, NULL, pool_watch_main, p);
+	if (r < 0) {
+		pool_free(p);
+		return r;
+	}
+	pool_loop(&p->threads[0]);
+	pool_join(p);
+	r = p->error;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	pool_free(p);
+	return r;
+}
