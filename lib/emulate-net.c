@@ -230,8 +230,17 @@ static int net_run(unotify_target *t, struct net_op *op)
 		return negative_errno();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	pid = NET_CLONE(net_helper, (char *)stack + NET_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD,
-			op);
+	/*
+	 * CLONE_PARENT_SETTID: the helper's pid is known (to a supervising
+	 * pool, which kills it if the call goes away) while clone still waits
+	 * for it: a connect that is never accepted would otherwise hold us.
+	 */
+	if (op->kind != NET_BIND)
+		pool_may_block();
+	pid = NET_CLONE(net_helper, (char *)stack + NET_STACK,
+			CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD, op,
+			pool_helper_slot());
+	pool_helper_done();
 	if (pid < 0)
 		op->result = negative_errno();
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
