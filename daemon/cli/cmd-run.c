@@ -33,6 +33,8 @@ static void run_usage(FILE *out)
 		"                        or none\n"
 		"  --no-sync             do not use the same-CPU hand-off\n"
 		"  --cpu N               pin the supervisor and the program to CPU N\n"
+		"  --threads N           at most N supervising threads (default 16); a call\n"
+		"                        that blocks holds the others only with 1\n"
 		"  --user USER           run the program as USER\n"
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
@@ -83,6 +85,21 @@ static int run_parse_cpu(const char *s, int *ret)
 	return 0;
 }
 
+#define RUN_THREADS_MAX 1024
+
+static int run_parse_threads(const char *s, unsigned int *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 1 || v > RUN_THREADS_MAX)
+		return -EINVAL;
+	*ret = (unsigned int)v;
+	return 0;
+}
+
 enum {
 	OPT_POLICY = 0x100,
 	OPT_RULE,
@@ -91,6 +108,7 @@ enum {
 	OPT_LOG_LEVEL,
 	OPT_NO_SYNC,
 	OPT_CPU,
+	OPT_THREADS,
 	OPT_USER,
 	OPT_DROP_CAPS,
 	OPT_KEEP_CAPS,
@@ -111,6 +129,7 @@ static const struct option run_options[] = {
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "drop-caps", no_argument, NULL, OPT_DROP_CAPS },
 	{ "keep-caps", required_argument, NULL, OPT_KEEP_CAPS },
@@ -158,6 +177,13 @@ static int run_parse_one(int c, struct run_options *o)
 	case OPT_CPU:
 		if (run_parse_cpu(optarg, &o->cpu) < 0) {
 			fprintf(stderr, "unotify: --cpu takes a CPU number, not '%s'\n", optarg);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_THREADS:
+		if (run_parse_threads(optarg, &o->threads) < 0) {
+			fprintf(stderr, "unotify: --threads takes a number from 1 to %d, not '%s'\n",
+				RUN_THREADS_MAX, optarg);
 			return -EINVAL;
 		}
 		return 1;
@@ -214,7 +240,12 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 {
 	int c, r;
 
-	*o = (struct run_options){ .sync = true, .cpu = -1, .log_format = AUDIT_TEXT };
+	*o = (struct run_options){
+		.sync = true,
+		.cpu = -1,
+		.threads = UNOTIFY_SUPERVISE_THREADS_DEFAULT,
+		.log_format = AUDIT_TEXT,
+	};
 	/* '+': stop at the program's name, so its own options stay its own. */
 	while ((c = getopt_long(argc, argv, "+qh", run_options, NULL)) != -1) {
 		r = run_parse_one(c, o);

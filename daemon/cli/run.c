@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
+#include <pthread.h>
 
 #include "commands.h"
 #include "engine/enforce.h"
@@ -229,8 +230,15 @@ struct run_state {
 	struct audit *audit;
 	struct unotify_child child;
 	unotify_listener *listener;
+	/*
+	 * Several threads decide at once (--threads): stats and record are
+	 * behind lock; each supervising thread counts its own system calls
+	 * (counters, one per thread that replied, closed at the end).
+	 */
+	pthread_mutex_t lock;
 	struct run_stats *stats;
-	struct run_syscount syscount; /* --stats: this thread's own system calls */
+	struct run_syscount **syscounts;
+	size_t n_syscounts;
 	struct record *record;
 };
 
@@ -356,21 +364,74 @@ static int run_start(struct run_state *s)
 	return 0;
 }
 
+/* This thread's counter of its own system calls, opened at its first reply. */
+static __thread struct run_syscount *run_thread_syscount;
+
+static struct run_syscount *run_syscount_of_thread(struct run_state *s, bool *ret_new)
+{
+	struct run_syscount *sc = run_thread_syscount, **grown;
+
+	*ret_new = false;
+	if (sc)
+		return sc;
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return NULL;
+	grown = realloc(s->syscounts, (s->n_syscounts + 1) * sizeof(*grown));
+	if (!grown) {
+		free(sc);
+		return NULL;
+	}
+	s->syscounts = grown;
+	s->syscounts[s->n_syscounts++] = sc;
+	run_syscount_open(sc);
+	if (sc->fd < 0)
+		run_stats_set_own_why(s->stats, sc->why);
+	run_thread_syscount = sc;
+	*ret_new = true;
+	return sc;
+}
+
+static void run_syscounts_close(struct run_state *s)
+{
+	for (size_t i = 0; i < s->n_syscounts; i++) {
+		run_syscount_close(s->syscounts[i]);
+		free(s->syscounts[i]);
+	}
+	free(s->syscounts);
+	s->syscounts = NULL;
+	s->n_syscounts = 0;
+	run_thread_syscount = NULL;
+}
+
 static void run_replied(const struct seccomp_notif *req, const struct unotify_verdict *v,
 			int reply_result, uint64_t ns, void *userdata)
 {
 	struct run_state *s = ((struct enforcer *)userdata)->user;
+	struct run_syscount *sc;
+	int64_t own;
+	bool fresh;
 
+	pthread_mutex_lock(&s->lock);
 	run_stats_add(s->stats, req->data.nr, v, ns);
-	/* Everything since the previous reply: the RECV, the decision, the reply. */
-	run_stats_add_own(s->stats, req->data.nr, run_syscount_take(&s->syscount));
+	/*
+	 * Everything since this thread's previous reply: the RECV, the
+	 * decision, the reply (a thread's first reply counts only since its
+	 * counter opened: not a figure).
+	 */
+	sc = run_syscount_of_thread(s, &fresh);
+	own = sc ? run_syscount_take(sc) : -1;
+	run_stats_add_own(s->stats, req->data.nr, fresh ? -1 : own);
+	pthread_mutex_unlock(&s->lock);
 }
 
 static void run_observe(struct enforcer *e, const struct audit_record *r)
 {
 	struct run_state *s = e->user;
 
+	pthread_mutex_lock(&s->lock);
 	record_add(s->record, r);
+	pthread_mutex_unlock(&s->lock);
 }
 
 static int run_supervise(struct run_state *s)
@@ -385,6 +446,7 @@ static int run_supervise(struct run_state *s)
 		.decide = enforce_decide,
 		.replied = s->stats ? run_replied : NULL,
 		.userdata = &e,
+		.threads = s->o->threads,
 	};
 	int r;
 
@@ -393,10 +455,11 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
 		return r;
 	}
+	/* The first counter before the first call: its first reply is a figure. */
 	if (s->stats) {
-		run_syscount_open(&s->syscount);
-		if (s->syscount.fd < 0)
-			run_stats_set_own_why(s->stats, s->syscount.why);
+		bool fresh;
+
+		run_syscount_of_thread(s, &fresh);
 	}
 	/*
 	 * Records leave through a thread of their own (after the fork): a trail
@@ -409,7 +472,7 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: warning: the audit trail is written on the round trip: %s\n",
 			strerror(-r));
 	r = unotify_supervise(s->listener, &ops, NULL);
-	run_syscount_close(&s->syscount);
+	run_syscounts_close(s);
 	if (s->stats && s->audit)
 		run_stats_set_audit(s->stats, atomic_load(&e.audited), atomic_load(&e.unaudited),
 				    audit_level_name(run_log_level(s->o)));
@@ -504,7 +567,11 @@ static int run_record_write(struct run_state *s)
 
 int run_main(const struct run_options *o)
 {
-	struct run_state s = { .o = o, .child = UNOTIFY_CHILD_INIT, .syscount = { .fd = -1 } };
+	struct run_state s = {
+		.o = o,
+		.child = UNOTIFY_CHILD_INIT,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+	};
 	int r;
 
 	if (run_prepare(&s) < 0) {

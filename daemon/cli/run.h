@@ -20,6 +20,7 @@ struct run_options {
 	bool log_level_set;
 	bool sync;
 	int cpu;
+	unsigned int threads;   /* --threads: the most supervising threads */
 	const char *user;
 	bool drop_caps;
 	const char *keep_caps;

@@ -39,6 +39,7 @@ struct daemon_config {
 	bool log_format_set;
 	enum audit_level log_level; /* --log-level (default: deny) */
 	bool sync;                      /* same-CPU hand-off on each listener */
+	unsigned int sandbox_threads;   /* the most supervising threads of one sandbox */
 	bool harden;
 	bool audit_sync;       /* --audit-sync: no writer thread */
 	bool seccomp_kill;              /* the daemon's own filter kills instead of EPERM */

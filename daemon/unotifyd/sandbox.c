@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One sandbox = one listener = one thread blocking in SECCOMP_IOCTL_NOTIF_RECV.
+ * One sandbox = one listener = one thread blocking in SECCOMP_IOCTL_NOTIF_RECV
+ * at a time, and up to --sandbox-threads threads deciding.
  *
  * With SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP the target's notification wakes the
  * thread that sleeps in RECV on the target's CPU, and the reply from that same
- * thread wakes the target back there: the pair ping-pongs on one CPU. A pool
- * or an epoll loop would hand the notification to whichever thread is free,
- * and the hint would be lost (docs/DAEMON.md has the measurement). The
- * thread lives as long as the sandbox: unotify_supervise returns once no task
- * uses the filter (POLLHUP), and everything is released here.
+ * thread wakes the target back there: the pair ping-pongs on one CPU. So the
+ * receiving thread answers each call itself; only a call that blocks (a
+ * FIFO's open, a connect, anything that takes a whole tick of the library's
+ * watchdog) is finished by its thread while another receives (lib/pool.c,
+ * docs/DAEMON.md). This thread (the connection's) is the first receiver and
+ * lives as long as the sandbox: unotify_supervise returns once no task uses
+ * the filter (POLLHUP) and every other thread is joined, and everything is
+ * released here. Shared by the sandbox's threads: the enforcer (atomic
+ * counters, the policy read-only, the audit trail's own locking) and the
+ * latency histogram (atomic adds).
  */
 #include "config.h"
 
@@ -79,15 +85,11 @@ static uint64_t latency_value(size_t i)
 	return low + width / 2;
 }
 
-/* Only the sandbox's own thread writes: a relaxed load and store, no lock prefix. */
+/* The sandbox's supervising threads write at once (--sandbox-threads): relaxed adds. */
 static void latency_record(struct latency *l, uint64_t ns)
 {
-	_Atomic uint32_t *b = &l->buckets[latency_index(ns)];
-
-	atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->count, atomic_load_explicit(&l->count, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
+	atomic_fetch_add_explicit(&l->buckets[latency_index(ns)], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&l->count, 1, memory_order_relaxed);
 }
 
 /* The q-th percentile (0 < q <= 100), 0 without samples. */
@@ -243,7 +245,11 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
 {
-	struct unotify_loop_ops ops = { .decide = enforce_decide, .replied = sandbox_replied };
+	struct unotify_loop_ops ops = {
+		.decide = enforce_decide,
+		.replied = sandbox_replied,
+		.threads = d->config.sandbox_threads,
+	};
 	_cleanup_close_ int root_fd = p->root_fd;
 	unotify_listener *l = NULL;
 	struct sandbox *s;

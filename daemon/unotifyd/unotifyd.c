@@ -78,6 +78,8 @@ static void usage(FILE *out)
 		"  --audit-sync           write each audit record before replying (slower;\n"
 		"                         default: a writer thread, within 5 ms)\n"
 		"  --no-sync              do not use the same-CPU hand-off (SYNC_WAKE_UP)\n"
+		"  --sandbox-threads N    at most N supervising threads per sandbox (default\n"
+		"                         16); a call that blocks holds the others only with 1\n"
 		"  --client-timeout MS    drop clients silent for MS milliseconds (default %d)\n"
 		"  --seccomp-default ACT  the daemon's own filter: errno (default) or kill\n"
 		"  --no-harden            keep capabilities, no seccomp filter (debugging only)\n"
@@ -111,6 +113,7 @@ enum {
 	OPT_SOCKET = 256, OPT_SOCKET_MODE, OPT_SOCKET_GROUP, OPT_ALLOW_GROUP, OPT_POLICY_DIR,
 	OPT_DEFAULT_POLICY, OPT_LOG, OPT_LOG_FORMAT, OPT_NO_SYNC, OPT_CLIENT_TIMEOUT,
 	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC, OPT_LOG_LEVEL, OPT_ALLOW_SHARED_PID,
+	OPT_SANDBOX_THREADS,
 };
 
 static const struct option options[] = {
@@ -124,6 +127,7 @@ static const struct option options[] = {
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
+	{ "sandbox-threads", required_argument, NULL, OPT_SANDBOX_THREADS },
 	{ "client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT },
 	{ "seccomp-default", required_argument, NULL, OPT_SECCOMP_DEFAULT },
 	{ "no-harden", no_argument, NULL, OPT_NO_HARDEN },
@@ -196,6 +200,12 @@ static int parse_one(int opt, const char *arg, struct daemon_config *c, struct c
 		if (*end || end == arg || v < 10 || v > 600000)
 			break;
 		c->client_timeout_ms = (int)v;
+		return 0;
+	case OPT_SANDBOX_THREADS:
+		v = strtol(arg, &end, 10);
+		if (*end || end == arg || v < 1 || v > 1024)
+			break;
+		c->sandbox_threads = (unsigned int)v;
 		return 0;
 	case OPT_SECCOMP_DEFAULT:
 		if (strcmp(arg, "kill") != 0 && strcmp(arg, "errno") != 0)
@@ -500,6 +510,7 @@ static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 		.default_policy = "default",
 		.log_format = AUDIT_TEXT,
 		.sync = true,
+		.sandbox_threads = UNOTIFY_SUPERVISE_THREADS_DEFAULT,
 		.harden = true,
 		.client_timeout_ms = DAEMON_CLIENT_TIMEOUT_MS,
 	};

@@ -27,6 +27,7 @@ struct staller {
 	const char *path;
 	int kind;          /* 0: open a FIFO for writing, 1: connect to a unix socket */
 	atomic_int tid;
+	int sysfd;         /* its /proc/thread-self/syscall, right in any pid namespace */
 	int go[2];
 };
 
@@ -37,7 +38,8 @@ static void *staller_main(void *arg)
 	char byte;
 	int fd;
 
-	atomic_store(&s->tid, (int)syscall(SYS_gettid));
+	s->sysfd = open("/proc/thread-self/syscall", O_RDONLY | O_CLOEXEC);
+	atomic_store(&s->tid, s->sysfd >= 0 ? (int)syscall(SYS_gettid) : -1);
 	if (read(s->go[0], &byte, 1) != 1)
 		return NULL;
 	if (s->kind == 0) {
@@ -89,7 +91,6 @@ static int fill_backlog(const char *path)
 static int stall(const char *path, int kind)
 {
 	static struct staller s;
-	char name[64];
 	pthread_t t;
 	long v;
 	int fd;
@@ -102,8 +103,7 @@ static int stall(const char *path, int kind)
 		return setup_failed("thread", errno);
 	while (atomic_load(&s.tid) == 0)
 		pause_ms(1);
-	snprintf(name, sizeof(name), "/proc/self/task/%d/syscall", atomic_load(&s.tid));
-	fd = open(name, O_RDONLY | O_CLOEXEC);
+	fd = s.sysfd;
 	if (fd < 0 || write(s.go[1], "g", 1) != 1)
 		return setup_failed("syscall-file", errno);
 	if (!wait_in_syscall(fd, kind == 0 ? SYS_openat : SYS_connect))
