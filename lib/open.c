@@ -219,18 +219,27 @@ static int open_path_flags(const struct open_context *c)
 }
 
 /*
- * A FIFO's blocking open waits for the other end. The supervisor cannot
- * sleep in open(2) (a target that goes away would leave it there), so it
- * opens non-blocking and makes the fd blocking again. A writer without a
- * reader (ENXIO non-blocking) waits as the kernel would, by trying again
- * while the target's call is still pending (runc's exec fifo is such a
- * writer). A reader does not wait for a writer: its reads see end of file
- * until one comes. Meanwhile this listener's other calls wait too.
+ * A FIFO's blocking open waits for the other end. In a pool of supervising
+ * threads (lib/pool.c) it waits in open(2), as the kernel would, reader
+ * and writer alike: another thread receives meanwhile, and the pool
+ * interrupts the wait once the target's call is gone (or the target has a
+ * signal to handle). A single supervising thread cannot sleep in open(2)
+ * (a target that goes away would leave it there), so it opens non-blocking
+ * and makes the fd blocking again. A writer without a reader (ENXIO
+ * non-blocking) waits by trying again while the target's call is still
+ * pending (runc's exec fifo is such a writer); a reader does not wait for
+ * a writer: its reads see end of file until one comes. Meanwhile this
+ * listener's other calls wait too.
  */
 static int open_fifo(const struct open_context *c, const char *name, int flags)
 {
 	struct timespec delay = { 0, 100 * 1000 };
 	int fd;
+
+	if (pool_may_block()) {
+		fd = openat(target_proc_fd(), name, flags | O_NOCTTY | O_CLOEXEC);
+		return fd < 0 ? negative_errno() : fd;
+	}
 
 	for (;;) {
 		fd = openat(target_proc_fd(), name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
