@@ -35,18 +35,23 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
+#include "target.h"
 #include "util.h"
 
 #define POOL_TICK_NS (4 * 1000 * 1000)
-#define POOL_IDLE_TICKS 64 /* ~0.25 s without a call: the watchdog sleeps until the next */
+#define POOL_IDLE_TICKS 64
+#define POOL_ERESTARTSYS 512 /* the kernel's, never seen by a program that has its signal */ /* ~0.25 s without a call: the watchdog sleeps until the next */
 
 enum pool_role {
 	POOL_PARKED,   /* waits for the role (or the end) */
@@ -62,6 +67,8 @@ struct pool_thread {
 	enum pool_role role;      /* under p->lock */
 	struct seccomp_notif *req;
 	_Atomic uint64_t id;      /* the call being decided, set before p->busy */
+	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
+	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
 	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
 };
 
@@ -228,17 +235,69 @@ static void pool_interrupt_locked(struct pool_thread *t)
 	pthread_kill(t->thread, UNOTIFY_INTERRUPT_SIGNAL);
 }
 
+/* A mask of /proc/PID/status ("SigPnd:\t0000000000000200"), 0 if absent. */
+static uint64_t pool_status_mask(const char *status, const char *key)
+{
+	const char *p = strstr(status, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 16) : 0;
+}
+
+/*
+ * Has the target thread a signal it would handle now, if its call were the
+ * kernel's? (WAIT_KILLABLE_RECV holds it until we reply.) Its own pending
+ * signals, or the process's when it is its only thread: another thread
+ * could take those first, and the reply (ERESTARTSYS) needs one pending.
+ */
+static bool pool_target_signalled(uint32_t pid)
+{
+	_cleanup_close_ int fd = -1;
+	char name[32], buf[2048];
+	uint64_t own, shared, handled;
+	ssize_t n;
+	int proc = target_proc_fd();
+
+	if (pid == 0 || proc < 0)
+		return false;
+	snprintf(name, sizeof(name), "%u/status", pid);
+	fd = openat(proc, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	handled = ~(pool_status_mask(buf, "SigBlk:") | pool_status_mask(buf, "SigIgn:"));
+	own = pool_status_mask(buf, "SigPnd:") & handled;
+	shared = pool_status_mask(buf, "ShdPnd:") & handled;
+	return own || (shared && strstr(buf, "\nThreads:\t1\n"));
+}
+
+/*
+ * Workers: a call gone (the target was killed) is interrupted, its helper
+ * killed; a call whose target has a signal to handle is interrupted (the
+ * thread only: a helper's result would be lost), and answered ERESTARTSYS
+ * (pool_decide). Sent again every tick: a signal that came before the
+ * thread entered its wait did not interrupt it.
+ */
 static void pool_check_workers_locked(struct pool *p)
 {
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct pool_thread *t = &p->threads[i];
+		uint64_t id = atomic_load_explicit(&t->id, memory_order_relaxed);
 
-		if (atomic_load(&p->done) && (t->role == POOL_RECEIVER || t->role == POOL_WORKER))
+		if (atomic_load(&p->done) && (t->role == POOL_RECEIVER || t->role == POOL_WORKER)) {
 			pool_interrupt_locked(t);
-		else if (t->role == POOL_WORKER &&
-			 unotify_id_valid(p->l, atomic_load_explicit(&t->id, memory_order_relaxed)) ==
-				 -ENOENT)
+		} else if (t->role != POOL_WORKER) {
+			continue;
+		} else if (unotify_id_valid(p->l, id) == -ENOENT) {
 			pool_interrupt_locked(t);
+		} else if (__atomic_load_n(&t->helper, __ATOMIC_RELAXED) <= 0 &&
+			   pool_target_signalled(atomic_load_explicit(&t->pid,
+								      memory_order_relaxed))) {
+			atomic_store(&t->signalled, true);
+			pthread_kill(t->thread, UNOTIFY_INTERRUPT_SIGNAL);
+		}
 	}
 }
 
@@ -348,13 +407,21 @@ static int pool_after_worker(struct pool_thread *t, int decided)
  * is still pending before replying: nothing is injected into a call that
  * is gone.
  */
-static int pool_decide(struct pool *p, const struct seccomp_notif *req, uint64_t seq)
+static int pool_decide(struct pool_thread *t, uint64_t seq)
 {
+	struct pool *p = t->p;
 	struct unotify_verdict v;
 	uint64_t start = supervise_start(p->ops);
-	int decided = supervise_decide(p->l, p->ops, req, &v);
+	int decided = supervise_decide(p->l, p->ops, t->req, &v);
 
-	supervise_reply(p->l, p->ops, req, &v, start, atomic_load(&p->busy) != seq);
+	/*
+	 * Interrupted for the target's signal: ERESTARTSYS, which the kernel
+	 * turns into a restart (SA_RESTART) or EINTR as it delivers the signal,
+	 * as it does for its own interrupted calls.
+	 */
+	if (atomic_load(&t->signalled) && v.kind == UNOTIFY_VERDICT_ERRNO && v.error == EINTR)
+		v.error = POOL_ERESTARTSYS;
+	supervise_reply(p->l, p->ops, t->req, &v, start, atomic_load(&p->busy) != seq);
 	return decided;
 }
 
@@ -379,10 +446,12 @@ static int pool_receive(struct pool_thread *t)
 		seq = atomic_load_explicit(&p->seq, memory_order_relaxed) + 1;
 		atomic_store_explicit(&p->seq, seq, memory_order_relaxed);
 		atomic_store_explicit(&t->id, t->req->id, memory_order_relaxed);
+		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
+		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
 		atomic_store(&p->busy, seq);
 		if (atomic_load(&p->watch_asleep))
 			pool_wake_watchdog(p);
-		r = pool_decide(p, t->req, seq);
+		r = pool_decide(t, seq);
 		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
 			return pool_after_worker(t, r);
 		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,154 @@ static int cmd_unix_stall(int argc, char **argv)
 }
 
 /*
+ * fifo-wait MODE FIFO: a thread opens FIFO for reading, blocking (no writer
+ * yet); once it is inside that open, the main thread calls getppid (its
+ * answer heads the result: ANSWERED N), then, by MODE:
+ *   reader   opens FIFO for writing and writes "hello": the reader's open
+ *            must have waited for it (READ hello), not returned at once
+ *            (its read would then see end of file: READ "")
+ *   kill     kills the whole program (SIGKILL) while the open waits
+ *   intr     sends the reader SIGUSR1 (a handler without SA_RESTART): its
+ *            open fails with EINTR, as the kernel's would (INTERRUPTED EINTR)
+ *   restart  the same with SA_RESTART: the open goes on, then the writer
+ *            comes (HANDLED 1 READ hello)
+ */
+struct fifo_reader {
+	const char *path;
+	atomic_int sysfd;
+	atomic_int opened; /* 1: open returned an fd, -errno: it failed */
+	char got[16];
+};
+
+static atomic_int fifo_handled;
+static long fifo_ppid;
+
+static void fifo_on_usr1(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&fifo_handled, 1);
+}
+
+static void *fifo_reader_main(void *arg)
+{
+	struct fifo_reader *f = arg;
+	int fd;
+	ssize_t n;
+
+	atomic_store(&f->sysfd, open("/proc/thread-self/syscall", O_RDONLY | O_CLOEXEC) + 1);
+	pause_ms(20); /* the main thread opens its view of our syscall file meanwhile */
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		atomic_store(&f->opened, -errno);
+		return NULL;
+	}
+	n = read(fd, f->got, sizeof(f->got) - 1);
+	f->got[n > 0 ? n : 0] = '\0';
+	close(fd);
+	atomic_store(&f->opened, 1);
+	return NULL;
+}
+
+static int fifo_write(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "hello", 5) != 5) {
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
+static void fifo_signals(const char *mode)
+{
+	struct sigaction sa = { .sa_handler = fifo_on_usr1 };
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = strcmp(mode, "restart") == 0 ? SA_RESTART : 0;
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+static int fifo_report(struct fifo_reader *f)
+{
+	int opened;
+
+	for (int i = 0; i < 1000 && (opened = atomic_load(&f->opened)) == 0; i++)
+		pause_ms(5);
+	if (opened < 0) {
+		result("ANSWERED %ld INTERRUPTED %s HANDLED %d", fifo_ppid,
+		       opened == -EINTR ? "EINTR" : strerror(-opened), atomic_load(&fifo_handled));
+		_exit(0);
+	}
+	if (opened == 0)
+		return setup_failed("reader-still-waiting", 0);
+	result("ANSWERED %ld HANDLED %d READ %s", fifo_ppid, atomic_load(&fifo_handled), f->got);
+	_exit(0);
+}
+
+static int cmd_fifo_wait(int argc, char **argv)
+{
+	static struct fifo_reader f;
+	pthread_t t;
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	f.path = argv[1];
+	fifo_signals(argv[0]);
+	if (pthread_create(&t, NULL, fifo_reader_main, &f) != 0)
+		return setup_failed("thread", errno);
+	while ((fd = atomic_load(&f.sysfd)) == 0)
+		pause_ms(1);
+	if (fd - 1 < 0 || !wait_in_syscall(fd - 1, SYS_openat))
+		return setup_failed("reader-not-in-open", 0);
+	pause_ms(50); /* well inside: a supervisor that answers at once has answered */
+	if (atomic_load(&f.opened) != 0 || !wait_in_syscall(fd - 1, SYS_openat))
+		return setup_failed("reader-not-in-open", 0);
+	note("the reader is inside its open");
+	fifo_ppid = syscall(SYS_getppid);
+	if (strcmp(argv[0], "kill") == 0) {
+		kill(getpid(), SIGKILL);
+		pause();
+	}
+	if (strcmp(argv[0], "intr") == 0 || strcmp(argv[0], "restart") == 0) {
+		pthread_kill(t, SIGUSR1);
+		if (strcmp(argv[0], "intr") == 0)
+			return fifo_report(&f);
+		pause_ms(100);
+	}
+	if (fifo_write(f.path) < 0)
+		return setup_failed("writer", errno);
+	return fifo_report(&f);
+}
+
+/*
+ * lease-hold FILE SECS READY (run outside the sandbox): a read lease on
+ * FILE for SECS seconds. Another's open of FILE for writing then waits for
+ * the lease to break (lease-break-time, 45 s by default): a blocking open
+ * of a regular file, which nothing in its name or type announces.
+ */
+static int cmd_lease_hold(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 3)
+		return 2;
+	signal(SIGIO, SIG_IGN); /* the lease break's notice: it must not end us */
+	fd = open(argv[0], O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0 || fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+		return setup_failed("lease", errno);
+	fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	sleep((unsigned int)parse_long(argv[1]));
+	return 0;
+}
+
+/*
  * audit-nonblock DENIED N GOFILE: fd 2 (the supervisor's audit trail too)
  * made non-blocking and its pipe filled, then N denied opens, then GOFILE
  * created: the test's reader starts reading only then.
@@ -204,10 +353,14 @@ static int cmd_audit_huge(int argc, char **argv)
 }
 
 const struct attack_cmd attack_stall_cmds[] = {
-	{ "fifo-stall", "FIFO           a thread opens FIFO for writing; another calls getppid",
+	{ "fifo-stall", "PATH           a thread opens PATH for writing; another calls getppid",
 	  cmd_fifo_stall },
 	{ "unix-stall", "SOCKET         a thread connects to a full listener; another calls getppid",
 	  cmd_unix_stall },
+	{ "lease-hold", "FILE SECS READY  hold a read lease on FILE (outside the sandbox)",
+	  cmd_lease_hold },
+	{ "fifo-wait", "reader|kill|intr|restart FIFO  a thread's blocking read-open of FIFO",
+	  cmd_fifo_wait },
 	{ "audit-nonblock", "DENIED N GO  O_NONBLOCK on the shared stderr, pipe full, N denials",
 	  cmd_audit_nonblock },
 	{ "audit-huge", "FROM TO rename|link|symlink  an audit line over 40 KiB",
