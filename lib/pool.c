@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,7 +52,12 @@
 
 #define POOL_TICK_NS (4 * 1000 * 1000)
 #define POOL_IDLE_TICKS 64
-#define POOL_ERESTARTSYS 512 /* the kernel's, never seen by a program that has its signal */ /* ~0.25 s without a call: the watchdog sleeps until the next */
+#define POOL_NR_MAX 512
+#define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
+#define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
+#define POOL_SPREAD_CALLS 16       /* spreading lasts this many calls after the last sign */
+#define POOL_ERESTARTSYS 512
+#define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */ /* the kernel's, never seen by a program that has its signal */ /* ~0.25 s without a call: the watchdog sleeps until the next */
 
 enum pool_role {
 	POOL_PARKED,   /* waits for the role (or the end) */
@@ -69,6 +75,7 @@ struct pool_thread {
 	_Atomic uint64_t id;      /* the call being decided, set before p->busy */
 	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
 	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
+	bool spreading;           /* gave the role away to spread calls (under p->lock) */
 	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
 };
 
@@ -88,6 +95,12 @@ struct pool {
 	int error;
 	struct pool_thread *receiver;
 	unsigned int n, max;
+	/* Spreading calls over CPUs (pool_should_spread): the role holder's, but for cost. */
+	unsigned int cpus;        /* CPUs we may run on */
+	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
+	_Atomic uint32_t last_pid;
+	atomic_uint spread;
+	_Atomic uint32_t cost[POOL_NR_MAX];
 	pthread_t watchdog;
 	struct pool_thread threads[];
 };
@@ -177,7 +190,7 @@ static bool pool_takeover_locked(struct pool *p, uint64_t v)
 	struct pool_thread *next, *old = p->receiver;
 	uint64_t expected = v;
 
-	if (atomic_load(&p->done) || v == 0 || !old)
+	if (atomic_load(&p->done) || v == 0 || (v & POOL_REPLYING) || !old)
 		return false;
 	next = pool_spare_locked(p);
 	if (!next)
@@ -286,7 +299,8 @@ static void pool_check_workers_locked(struct pool *p)
 		struct pool_thread *t = &p->threads[i];
 		uint64_t id = atomic_load_explicit(&t->id, memory_order_relaxed);
 
-		if (atomic_load(&p->done) && (t->role == POOL_RECEIVER || t->role == POOL_WORKER)) {
+		if (atomic_load(&p->done) &&
+		    (t->role == POOL_WORKER || (t->role == POOL_RECEIVER && atomic_load(&p->busy) == 0))) {
 			pool_interrupt_locked(t);
 		} else if (t->role != POOL_WORKER) {
 			continue;
@@ -396,24 +410,126 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 	pthread_mutex_lock(&p->lock);
 	if (t->role == POOL_WORKER)
 		t->role = POOL_PARKED;
+	if (t->spreading) {
+		t->spreading = false;
+		p->spreading--;
+	}
 	if (decided == -ENOTRECOVERABLE)
 		pool_finish_locked(p, decided);
 	pthread_mutex_unlock(&p->lock);
 	return 1;
 }
 
+static uint64_t pool_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /*
- * One call. A worker (the role given away meanwhile) checks that the call
- * is still pending before replying: nothing is injected into a call that
- * is gone.
+ * What a decision of each system call costs, learnt (a moving average of
+ * the time from receive to verdict, 1/8 per call). Written by whichever
+ * thread decided; relaxed, a lost update only slows the learning.
  */
-static int pool_decide(struct pool_thread *t, uint64_t seq)
+static uint32_t pool_cost(struct pool *p, const struct seccomp_notif *req)
+{
+	uint32_t nr = (uint32_t)req->data.nr;
+
+	return nr < POOL_NR_MAX ? atomic_load_explicit(&p->cost[nr], memory_order_relaxed) : 0;
+}
+
+static void pool_learn_cost(struct pool *p, const struct seccomp_notif *req, uint64_t ns)
+{
+	uint32_t nr = (uint32_t)req->data.nr, old;
+
+	if (nr >= POOL_NR_MAX)
+		return;
+	if (ns > UINT32_MAX)
+		ns = UINT32_MAX;
+	old = atomic_load_explicit(&p->cost[nr], memory_order_relaxed);
+	atomic_store_explicit(&p->cost[nr], old - old / 8 + (uint32_t)ns / 8, memory_order_relaxed);
+}
+
+/*
+ * Several target threads calling at once (-jN): while the receiver decides
+ * one, the others' calls queue behind it. Their sign: RECV returned at once
+ * (a call was waiting, it did not sleep) with another thread's call than
+ * the previous one. Then, for POOL_SPREAD_CALLS calls, a call whose
+ * decision costs more than a wake-up (POOL_SPREAD_NS: a decided open, not
+ * a getppid) gives the role to a parked thread before it is decided, so
+ * that the next call is received, and decided, on another CPU meanwhile;
+ * at most one such worker per CPU we may run on besides the receiver. A
+ * single target thread, or cheap calls, never pay for it.
+ */
+static bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_t waited)
+{
+	uint32_t last = atomic_load_explicit(&p->last_pid, memory_order_relaxed);
+	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
+
+	atomic_store_explicit(&p->last_pid, req->pid, memory_order_relaxed);
+	if (p->cpus < 2)
+		return false;
+	if (waited < POOL_QUEUED_NS && req->pid != last)
+		spread = POOL_SPREAD_CALLS;
+	else if (spread > 0)
+		spread--;
+	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
+	return spread > 0 && pool_cost(p, req) > POOL_SPREAD_NS;
+}
+
+static void pool_spread(struct pool_thread *t, uint64_t seq)
+{
+	struct pool *p = t->p;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->spreading + 1 < p->cpus && p->receiver == t && t->role == POOL_RECEIVER &&
+	    pool_takeover_locked(p, seq)) {
+		t->spreading = true;
+		p->spreading++;
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * Never interrupted while it replies: an ADDFD with SEND interrupted by a
+ * signal after the kernel marked the call replied, and before the target
+ * took the fd, completes the target's call with 0 (seen: an open returning
+ * stdin). The receiver sets POOL_REPLYING in busy, which the watchdog then
+ * neither takes over nor interrupts; a worker (the exchange fails: the
+ * role was taken) blocks the signal for its reply instead (a signal sent
+ * meanwhile is handled after it, harmlessly).
+ */
+static void pool_reply(struct pool_thread *t, uint64_t *seq, struct unotify_verdict *v,
+		       uint64_t start)
+{
+	struct pool *p = t->p;
+	uint64_t expected = *seq;
+	sigset_t set, saved;
+
+	if (atomic_compare_exchange_strong(&p->busy, &expected, *seq | POOL_REPLYING)) {
+		*seq |= POOL_REPLYING;
+		supervise_reply(p->l, p->ops, t->req, v, start, false);
+		return;
+	}
+	/* A worker: checks that the call is still pending first, nothing is injected into one gone. */
+	sigemptyset(&set);
+	sigaddset(&set, UNOTIFY_INTERRUPT_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &set, &saved);
+	supervise_reply(p->l, p->ops, t->req, v, start, true);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* One call; *seq is what p->busy holds for it after the reply, if we still receive. */
+static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
 {
 	struct pool *p = t->p;
 	struct unotify_verdict v;
 	uint64_t start = supervise_start(p->ops);
 	int decided = supervise_decide(p->l, p->ops, t->req, &v);
 
+	pool_learn_cost(p, t->req, pool_now_ns() - got);
 	/*
 	 * Interrupted for the target's signal: ERESTARTSYS, which the kernel
 	 * turns into a restart (SA_RESTART) or EINTR as it delivers the signal,
@@ -421,7 +537,7 @@ static int pool_decide(struct pool_thread *t, uint64_t seq)
 	 */
 	if (atomic_load(&t->signalled) && v.kind == UNOTIFY_VERDICT_ERRNO && v.error == EINTR)
 		v.error = POOL_ERESTARTSYS;
-	supervise_reply(p->l, p->ops, t->req, &v, start, atomic_load(&p->busy) != seq);
+	pool_reply(t, seq, &v, start);
 	return decided;
 }
 
@@ -431,7 +547,7 @@ static int pool_receive(struct pool_thread *t)
 	struct pool *p = t->p;
 
 	for (;;) {
-		uint64_t seq;
+		uint64_t seq, before = pool_now_ns(), got;
 		int r = listener_recv_into(p->l, t->req);
 
 		if (r == -EINTR || r == -ENOENT) {
@@ -443,6 +559,7 @@ static int pool_receive(struct pool_thread *t)
 			pool_finish(p, r == -EPIPE ? 0 : r);
 			return 0;
 		}
+		got = pool_now_ns();
 		seq = atomic_load_explicit(&p->seq, memory_order_relaxed) + 1;
 		atomic_store_explicit(&p->seq, seq, memory_order_relaxed);
 		atomic_store_explicit(&t->id, t->req->id, memory_order_relaxed);
@@ -451,7 +568,9 @@ static int pool_receive(struct pool_thread *t)
 		atomic_store(&p->busy, seq);
 		if (atomic_load(&p->watch_asleep))
 			pool_wake_watchdog(p);
-		r = pool_decide(t, seq);
+		if (pool_should_spread(p, t->req, got - before))
+			pool_spread(t, seq);
+		r = pool_decide(t, &seq, got);
 		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
 			return pool_after_worker(t, r);
 		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {
@@ -519,6 +638,15 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
+static unsigned int pool_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	return (unsigned int)CPU_COUNT(&set);
+}
+
 static struct pool *pool_new(unotify_listener *l, const struct unotify_loop_ops *ops,
 			     const volatile bool *stop)
 {
@@ -536,6 +664,7 @@ static struct pool *pool_new(unotify_listener *l, const struct unotify_loop_ops 
 	p->ops = ops;
 	p->stop = stop;
 	p->max = ops->threads;
+	p->cpus = pool_cpus();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

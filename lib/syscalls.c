@@ -78,6 +78,7 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(rt_sigprocmask),
 	ANY(tgkill),
 	ANY(clock_gettime),
+	ANY(sched_getaffinity),
 	/* a listener makes its process non-dumpable (listener.c) */
 	ARG_EQ(prctl, 0, PR_SET_DUMPABLE),
 	/* acting as the target in this thread (target.c) */
