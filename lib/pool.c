@@ -25,12 +25,23 @@
  * watchdog sleeps without a timeout once nothing happened for a while, and
  * the receiver wakes it on its next call (a lock only then).
  *
+ * Several target threads calling at once (make -jN) queue behind the
+ * receiver while it decides: once that is seen (pool_should_spread), a
+ * costly call (a decided open, not a getppid) gives the role away before
+ * it is decided, so the next call is decided on another CPU meanwhile, at
+ * most one such worker per CPU. The reply still comes from the thread the
+ * kernel woke on the target's CPU.
+ *
  * A worker whose call went away (the target was killed) is interrupted:
  * the watchdog finds its id invalid, kills the helper it waits on (the
  * network calls' helper, pool_helper_slot) and signals the thread
  * (UNOTIFY_INTERRUPT_SIGNAL, handler without SA_RESTART) so that its
- * blocking call returns EINTR. A worker never replies without first
- * checking that its notification is still valid.
+ * blocking call returns EINTR. A worker whose target has a signal to
+ * handle (held by WAIT_KILLABLE_RECV) is interrupted too, and answers
+ * ERESTARTSYS: the kernel restarts the call or fails it with EINTR, as for
+ * its own. A worker never replies without first checking that its
+ * notification is still valid, and no reply is ever interrupted
+ * (pool_reply says why).
  */
 #include "config.h"
 
@@ -56,6 +67,8 @@
 #define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
 #define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
 #define POOL_SPREAD_CALLS 16       /* spreading lasts this many calls after the last sign */
+#define POOL_STACK (256 * 1024)     /* a decision's, as unotifyd's connection threads have */
+#define POOL_WATCH_STACK (64 * 1024)
 #define POOL_ERESTARTSYS 512
 #define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */ /* the kernel's, never seen by a program that has its signal */ /* ~0.25 s without a call: the watchdog sleeps until the next */
 
@@ -169,6 +182,7 @@ static struct pool_thread *pool_spare_locked(struct pool *p)
 	t->role = POOL_PARKED;
 	t->started = true;
 	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, POOL_STACK);
 	r = pthread_create(&t->thread, &attr, pool_thread_main, t);
 	pthread_attr_destroy(&attr);
 	if (r != 0) {
@@ -686,6 +700,7 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct pool *p = pool_new(l, ops, stop);
+	pthread_attr_t attr;
 	sigset_t saved;
 	int r;
 
@@ -693,7 +708,10 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		return -ENOMEM;
 	pthread_once(&once, pool_signal_once);
 	pthread_sigmask(SIG_SETMASK, NULL, &saved);
-	r = -pthread_create(&p->watchdog, NULL, pool_watch_main, p);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, POOL_WATCH_STACK);
+	r = -pthread_create(&p->watchdog, &attr, pool_watch_main, p);
+	pthread_attr_destroy(&attr);
 	if (r < 0) {
 		pool_free(p);
 		return r;
