@@ -103,6 +103,9 @@ struct pool {
 	_Atomic uint64_t busy;    /* the receiver's call number while it decides, else 0 */
 	_Atomic uint64_t seq;     /* call numbers, written by the role holder only */
 	atomic_bool watch_asleep; /* the watchdog waits for a call, untimed */
+	int watch_ready;          /* 1 once the watchdog runs, -errno if it cannot */
+	bool want_spare;          /* asked of the watchdog: a parked thread */
+	uint64_t want;            /* asked of the watchdog: take the role from this call */
 	atomic_bool done;         /* written under the lock, read by receivers without */
 	bool watch_stop;
 	int error;
@@ -162,8 +165,14 @@ static void pool_finish(struct pool *p, int err)
 
 static void *pool_thread_main(void *arg);
 
-/* A thread to hold the role next: a parked one, else a new one; NULL at the limit. */
-static struct pool_thread *pool_spare_locked(struct pool *p)
+/*
+ * A thread to hold the role next: a parked one, else (create) a new one;
+ * NULL at the limit. Only the watchdog creates threads: a new thread
+ * shares its creator's fs context until it unshares it and inherits its
+ * credentials, and a deciding thread may be acting as a target (chrooted,
+ * the target's ids and capabilities) at any moment. The watchdog never is.
+ */
+static struct pool_thread *pool_spare_locked(struct pool *p, bool create)
 {
 	struct pool_thread *t;
 	pthread_attr_t attr;
@@ -172,7 +181,7 @@ static struct pool_thread *pool_spare_locked(struct pool *p)
 	for (unsigned int i = 0; i < p->n; i++)
 		if (p->threads[i].role == POOL_PARKED)
 			return &p->threads[i];
-	if (p->n >= p->max)
+	if (!create || p->n >= p->max)
 		return NULL;
 	t = &p->threads[p->n];
 	t->req = calloc(1, p->l->sizes.seccomp_notif);
@@ -199,14 +208,14 @@ static struct pool_thread *pool_spare_locked(struct pool *p)
  * thread. False when v is over (the exchange fails) or no thread is spare:
  * the calls then wait for this one, as with a single thread.
  */
-static bool pool_takeover_locked(struct pool *p, uint64_t v)
+static bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
 {
 	struct pool_thread *next, *old = p->receiver;
 	uint64_t expected = v;
 
 	if (atomic_load(&p->done) || v == 0 || (v & POOL_REPLYING) || !old)
 		return false;
-	next = pool_spare_locked(p);
+	next = pool_spare_locked(p, create);
 	if (!next)
 		return false;
 	if (!atomic_compare_exchange_strong(&p->busy, &expected, 0))
@@ -218,17 +227,29 @@ static bool pool_takeover_locked(struct pool *p, uint64_t v)
 	return true;
 }
 
+/* No parked thread: the watchdog makes one (and takes the role from call v, if not 0). */
+static void pool_request_locked(struct pool *p, uint64_t v)
+{
+	p->want_spare = true;
+	if (v)
+		p->want = v;
+	atomic_store(&p->watch_asleep, false);
+	pthread_cond_signal(&p->watch);
+}
+
 bool pool_may_block(void)
 {
 	struct pool_thread *t = pool_self;
 	struct pool *p;
+	uint64_t v;
 
 	if (!t)
 		return false;
 	p = t->p;
 	pthread_mutex_lock(&p->lock);
-	if (p->receiver == t && t->role == POOL_RECEIVER)
-		pool_takeover_locked(p, atomic_load(&p->busy));
+	v = atomic_load(&p->busy);
+	if (p->receiver == t && t->role == POOL_RECEIVER && !pool_takeover_locked(p, v, false))
+		pool_request_locked(p, v);
 	pthread_mutex_unlock(&p->lock);
 	return true;
 }
@@ -376,12 +397,24 @@ static void *pool_watch_main(void *arg)
 	uint64_t last = 0;
 	unsigned int idle = 0;
 
+	/* A clean fs context of our own, which the threads we start copy (pool_spare_locked). */
+	int r = unshare(CLONE_FS) < 0 ? negative_errno() : 0;
+
 	pthread_mutex_lock(&p->lock);
-	while (!p->watch_stop) {
+	p->watch_ready = r < 0 ? r : 1;
+	pthread_cond_broadcast(&p->gone);
+	while (r == 0 && !p->watch_stop) {
 		uint64_t v = atomic_load(&p->busy);
 
+		/* Asked for by a thread about to wait (pool_may_block) or to spread. */
+		if (p->want_spare)
+			pool_spare_locked(p, true);
+		if (p->want && p->want == v && pool_takeover_locked(p, v, true))
+			v = 0;
+		p->want_spare = false;
+		p->want = 0;
 		/* The same call in progress at two ticks: it has taken a whole tick. */
-		if (v != 0 && v == last && pool_takeover_locked(p, v))
+		if (v != 0 && v == last && pool_takeover_locked(p, v, true))
 			v = 0;
 		idle = v == 0 && last == 0 ? idle + 1 : 0;
 		last = v;
@@ -498,10 +531,13 @@ static void pool_spread(struct pool_thread *t, uint64_t seq)
 	struct pool *p = t->p;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->spreading + 1 < p->cpus && p->receiver == t && t->role == POOL_RECEIVER &&
-	    pool_takeover_locked(p, seq)) {
-		t->spreading = true;
-		p->spreading++;
+	if (p->spreading + 1 < p->cpus && p->receiver == t && t->role == POOL_RECEIVER) {
+		if (pool_takeover_locked(p, seq, false)) {
+			t->spreading = true;
+			p->spreading++;
+		} else {
+			pool_request_locked(p, 0); /* a spare for the next one */
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 }
@@ -612,9 +648,20 @@ static void pool_loop(struct pool_thread *t)
 	pool_self = NULL;
 }
 
+/*
+ * Each thread acts as targets in an fs context of its own, captured before
+ * its first decision (name resolution under /proc needs it, not only the
+ * opens, which would call it themselves). Without one it must not decide:
+ * supervision ends, fail closed (the caller reports it).
+ */
 static void *pool_thread_main(void *arg)
 {
-	pool_loop(arg);
+	struct pool_thread *t = arg;
+	int r = unotify_thread_init();
+
+	if (r < 0)
+		pool_finish(t->p, r);
+	pool_loop(t);
 	return NULL;
 }
 
@@ -713,6 +760,17 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 	r = -pthread_create(&p->watchdog, &attr, pool_watch_main, p);
 	pthread_attr_destroy(&attr);
 	if (r < 0) {
+		pool_free(p);
+		return r;
+	}
+	/* Not a call decided before the watchdog has its own fs context (we may chroot next). */
+	pthread_mutex_lock(&p->lock);
+	while (p->watch_ready == 0)
+		pthread_cond_wait(&p->gone, &p->lock);
+	r = p->watch_ready < 0 ? p->watch_ready : 0;
+	pthread_mutex_unlock(&p->lock);
+	if (r < 0) {
+		pthread_join(p->watchdog, NULL);
 		pool_free(p);
 		return r;
 	}
