@@ -300,7 +300,7 @@ static uint64_t pool_status_mask(const char *status, const char *key)
 static bool pool_target_signalled(uint32_t pid)
 {
 	_cleanup_close_ int fd = -1;
-	char name[32], buf[2048];
+	char name[32], buf[4096];
 	uint64_t own, shared, handled;
 	ssize_t n;
 	int proc = target_proc_fd();
