@@ -15,15 +15,16 @@
  * The role is given away by the thread itself when the library knows a
  * call may wait (pool_may_block: a FIFO's open, a connect), or taken by the
  * watchdog when a call has taken one whole tick (a file the program could
- * not predict would block: a FIFO behind a symlink, a device, FUSE, NFS).
+ * not predict would block: a file another holds a lease on, a device,
+ * FUSE, NFS).
  * The new receiver is a parked thread or a new one, up to ops->threads.
  *
  * The receiver's fast path takes no lock: the number of the call it is
  * deciding goes in p->busy before deciding (the watchdog reads it), and a
  * compare-and-exchange back to 0 after replying tells it whether it still
- * holds the role (the watchdog's own exchange took it otherwise). The
- * watchdog sleeps without a timeout once nothing happened for a while, and
- * the receiver wakes it on its next call (a lock only then).
+ * holds the role (the watchdog's own exchange took it otherwise). No
+ * system call either: the watchdog's tick slows down by itself while no
+ * call comes, and nobody has to wake it.
  *
  * Several target threads calling at once (make -jN) queue behind the
  * receiver while it decides: once that is seen (pool_should_spread), a
@@ -62,7 +63,10 @@
 #include "util.h"
 
 #define POOL_TICK_NS (4 * 1000 * 1000)
-#define POOL_IDLE_TICKS 64
+/* Without calls, the watchdog's tick doubles up to this (no wake-up on the round trip). */
+#define POOL_IDLE_MAX_NS (1000ULL * 1000 * 1000)
+#define POOL_WORKER_MAX_NS (128ULL * 1000 * 1000) /* while a worker waits: its call checked */
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define POOL_NR_MAX 512
 #define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
 #define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
@@ -102,7 +106,6 @@ struct pool {
 	pthread_cond_t gone;      /* a thread returned */
 	_Atomic uint64_t busy;    /* the receiver's call number while it decides, else 0 */
 	_Atomic uint64_t seq;     /* call numbers, written by the role holder only */
-	atomic_bool watch_asleep; /* the watchdog waits for a call, untimed */
 	int watch_ready;          /* 1 once the watchdog runs, -errno if it cannot */
 	bool want_spare;          /* asked of the watchdog: a parked thread */
 	uint64_t want;            /* asked of the watchdog: take the role from this call */
@@ -233,7 +236,6 @@ static void pool_request_locked(struct pool *p, uint64_t v)
 	p->want_spare = true;
 	if (v)
 		p->want = v;
-	atomic_store(&p->watch_asleep, false);
 	pthread_cond_signal(&p->watch);
 }
 
@@ -358,44 +360,32 @@ static bool pool_has_workers_locked(struct pool *p)
 	return false;
 }
 
-static void pool_deadline(struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_nsec += POOL_TICK_NS;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
-/*
- * Deep sleep once idle: watch_asleep is set, then busy read again; the
- * receiver sets busy, then reads watch_asleep (both sequentially
- * consistent), so one of the two always sees the other.
- */
-static void pool_sleep_locked(struct pool *p, unsigned int *idle)
+static void pool_sleep_locked(struct pool *p, uint64_t ns)
 {
 	struct timespec ts;
 
-	if (*idle >= POOL_IDLE_TICKS && !atomic_load(&p->done) && !pool_has_workers_locked(p)) {
-		atomic_store(&p->watch_asleep, true);
-		if (atomic_load(&p->busy) == 0) {
-			while (atomic_load(&p->watch_asleep) && !p->watch_stop && !atomic_load(&p->done))
-				pthread_cond_wait(&p->watch, &p->lock);
-		}
-		atomic_store(&p->watch_asleep, false);
-		*idle = 0;
-		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += (time_t)(ns / 1000000000u);
+	ts.tv_nsec += (long)(ns % 1000000000u);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
 	}
-	pool_deadline(&ts);
 	pthread_cond_timedwait(&p->watch, &p->lock, &ts);
 }
 
+/*
+ * The tick: POOL_TICK_NS while calls come (a new call number since the
+ * last tick, or one in progress), doubling while none does, up to 1 s
+ * (128 ms while a worker waits, whose call must be checked): an idle
+ * sandbox costs a wake-up a second, and the receiver never has to wake
+ * the watchdog (no system call on the round trip). A call that blocks
+ * after a long idle is taken over within that second and a tick.
+ */
 static void *pool_watch_main(void *arg)
 {
 	struct pool *p = arg;
-	uint64_t last = 0;
-	unsigned int idle = 0;
+	uint64_t last = 0, last_seq = 0, period = POOL_TICK_NS;
 
 	/* A clean fs context of our own, which the threads we start copy (pool_spare_locked). */
 	int r = unshare(CLONE_FS) < 0 ? negative_errno() : 0;
@@ -405,6 +395,8 @@ static void *pool_watch_main(void *arg)
 	pthread_cond_broadcast(&p->gone);
 	while (r == 0 && !p->watch_stop) {
 		uint64_t v = atomic_load(&p->busy);
+		uint64_t seq = atomic_load_explicit(&p->seq, memory_order_relaxed);
+		bool active = v != 0 || seq != last_seq || atomic_load(&p->done);
 
 		/* Asked for by a thread about to wait (pool_may_block) or to spread. */
 		if (p->want_spare)
@@ -416,23 +408,18 @@ static void *pool_watch_main(void *arg)
 		/* The same call in progress at two ticks: it has taken a whole tick. */
 		if (v != 0 && v == last && pool_takeover_locked(p, v, true))
 			v = 0;
-		idle = v == 0 && last == 0 ? idle + 1 : 0;
 		last = v;
+		last_seq = seq;
 		pool_check_workers_locked(p);
-		pool_sleep_locked(p, &idle);
+		if (active)
+			period = POOL_TICK_NS;
+		else
+			period = MIN(period * 2, pool_has_workers_locked(p) ? POOL_WORKER_MAX_NS
+									  : POOL_IDLE_MAX_NS);
+		pool_sleep_locked(p, period);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
-}
-
-static void pool_wake_watchdog(struct pool *p)
-{
-	pthread_mutex_lock(&p->lock);
-	if (atomic_load(&p->watch_asleep)) {
-		atomic_store(&p->watch_asleep, false);
-		pthread_cond_signal(&p->watch);
-	}
-	pthread_mutex_unlock(&p->lock);
 }
 
 /* Waits for the role; false at the end. */
@@ -616,8 +603,6 @@ static int pool_receive(struct pool_thread *t)
 		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
 		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
 		atomic_store(&p->busy, seq);
-		if (atomic_load(&p->watch_asleep))
-			pool_wake_watchdog(p);
 		if (pool_should_spread(p, t->req, got - before))
 			pool_spread(t, seq);
 		r = pool_decide(t, &seq, got);

@@ -416,8 +416,9 @@ static void run_replied(const struct seccomp_notif *req, const struct unotify_ve
 	run_stats_add(s->stats, req->data.nr, v, ns);
 	/*
 	 * Everything since this thread's previous reply: the RECV, the
-	 * decision, the reply (a thread's first reply counts only since its
-	 * counter opened: not a figure).
+	 * decision, the reply. A thread's first reply is not a figure: it
+	 * counts only since its counter opened, and the loop's own set-up
+	 * (its watchdog thread) came before it.
 	 */
 	sc = run_syscount_of_thread(s, &fresh);
 	own = sc ? run_syscount_take(sc) : -1;
@@ -454,12 +455,6 @@ static int run_supervise(struct run_state *s)
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
 		return r;
-	}
-	/* The first counter before the first call: its first reply is a figure. */
-	if (s->stats) {
-		bool fresh;
-
-		run_syscount_of_thread(s, &fresh);
 	}
 	/*
 	 * Records leave through a thread of their own (after the fork): a trail
