@@ -36,6 +36,8 @@ static void run_usage(FILE *out)
 		"  --user USER           run the program as USER\n"
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
+		"  --share-pid           run the program in our pid namespace: it can then\n"
+		"                        signal, trace (CAP_SYS_PTRACE) or renice unotify\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
 		"  --daemon              let unotifyd supervise, by its policy --policy-name\n"
 		"  --policy-name NAME    with --daemon: the daemon's policy NAME (its kernel\n"
@@ -97,6 +99,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_SHARE_PID,
 	OPT_SOCKET,
 };
 
@@ -117,6 +120,7 @@ static const struct option run_options[] = {
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "share-pid", no_argument, NULL, OPT_SHARE_PID },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -190,6 +194,9 @@ static int run_parse_one(int c, struct run_options *o)
 		fprintf(stderr, "unotify: --policy-dir is gone: with --daemon the daemon's own "
 				"policies are used (unotifyd --policy-dir)\n");
 		return -EINVAL;
+	case OPT_SHARE_PID:
+		o->share_pid = true;
+		return 1;
 	case 'q':
 		o->quiet = true;
 		return 1;
