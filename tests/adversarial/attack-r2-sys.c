@@ -238,6 +238,7 @@ static int cmd_landlock_connect(int argc, char **argv)
 struct r2_uffd_staller {
 	const char *path; /* in a page no one will ever fill */
 	atomic_int tid;
+	int sysfd; /* its /proc/thread-self/syscall, opened before the stall */
 	int go[2];
 };
 
@@ -246,6 +247,11 @@ static void *r2_uffd_staller_main(void *arg)
 	struct r2_uffd_staller *st = arg;
 	char byte;
 
+	/*
+	 * thread-self, not self/task/TID: under unotifyd the sandbox may see a
+	 * /proc of an outer pid namespace, where our own tid names no task.
+	 */
+	st->sysfd = open("/proc/thread-self/syscall", O_RDONLY | O_CLOEXEC);
 	atomic_store(&st->tid, (int)syscall(SYS_gettid));
 	if (read(st->go[0], &byte, 1) == 1)
 		openat(AT_FDCWD, st->path, O_RDONLY | O_CLOEXEC);
@@ -306,8 +312,11 @@ static int cmd_uffd_stall(int argc, char **argv)
 	while (atomic_load(&st.tid) == 0)
 		pause_ms(1);
 	/* Opened before the stall: an open is itself a call the supervisor decides. */
-	snprintf(name, sizeof(name), "/proc/self/task/%d/syscall", atomic_load(&st.tid));
-	fd = open(name, O_RDONLY | O_CLOEXEC);
+	fd = st.sysfd;
+	if (fd < 0) {
+		snprintf(name, sizeof(name), "/proc/self/task/%d/syscall", atomic_load(&st.tid));
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0 || write(st.go[1], "g", 1) != 1)
 		return setup_failed("syscall-file", errno);
 	if (!r2_in_syscall(fd, SYS_openat))

@@ -4,7 +4,9 @@
 # guards; r2-view.sh has the one that works). A policy denies reading
 # priv/, executing denied-echo and writing ro/; as root:
 #   - setns(pidfd, CLONE_NEWNS|CLONE_NEWNET) into a process that has priv/
-#     bind-mounted at alias/ in a mount namespace of its own;
+#     bind-mounted at alias/ in a mount namespace of its own (in its own pid
+#     namespace the program cannot name it; with --share-pid it can, and
+#     the fixed-view rules must refuse the setns);
 #   - a seccomp listener of the program's own answering CONTINUE (the
 #     kernel allows one listener per filter chain);
 #   - open through int $0x80 (foreign ABIs are killed);
@@ -38,6 +40,16 @@ wait_until 10 test -e "/proc/$HELPER/root$T/alias/secret" ||
 case_begin setns-pidfd "setns(pidfd, CLONE_NEWNS|CLONE_NEWNET) into that process, then alias/secret"
 urun --policy "$T/view.policy" -- "$ATTACK" setns-pidfd-read "$HELPER" 0x40020000 "$T/alias/secret"
 if expect_blocked "$DENIED"; then case_pass "$(results | head -1)"; fi
+
+case_begin setns-pidfd-shared "(--share-pid, the process can be named) the same setns"
+urun --share-pid --policy "$T/view.policy" -- "$ATTACK" setns-pidfd-read "$HELPER" 0x40020000 "$T/alias/secret"
+if expect_blocked "$DENIED"; then
+	if results | grep -q '^SETUP'; then
+		case_fail "the attack could not be set up: $(results | head -1)"
+	else
+		case_pass "$(results | head -1)"
+	fi
+fi
 
 case_begin nested-listener "a seccomp listener of the program's own answers its openat with CONTINUE"
 urun --policy "$T/view.policy" -- "$ATTACK" nested-listener "$T/priv/secret"

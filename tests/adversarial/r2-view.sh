@@ -8,6 +8,10 @@
 #     /proc/PID/root/.../alias/secret and /proc/PID/cwd/secret reach the
 #     denied file, which the supervisor names as that namespace does
 #     (alias/secret), so no rule on priv/ matches.
+#   - the same with --share-pid: in its own pid namespace the program cannot
+#     name that process at all (ENOENT); sharing ours, it can, and the name
+#     check (a name must lead back to the file from the pinned root) is
+#     what must refuse it.
 # r2-filter.sh has the attacks on the view and the filter that fail.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -43,5 +47,11 @@ if expect_blocked "$DENIED"; then case_pass "$(results | head -1)"; fi
 case_begin proccwd-alias "priv/secret read as /proc/$HELPER/cwd/secret (its cwd is alias/ there)"
 urun --policy "$T/view.policy" -- "$ATTACK" read "/proc/$HELPER/cwd/secret"
 if expect_blocked "$DENIED"; then case_pass "$(results | head -1)"; fi
+
+for how in procroot:"/proc/$HELPER/root$T/alias/secret" proccwd:"/proc/$HELPER/cwd/secret"; do
+	case_begin "${how%%:*}-alias-shared" "(--share-pid) priv/secret read as ${how#*:}"
+	urun --share-pid --policy "$T/view.policy" -- "$ATTACK" read "${how#*:}"
+	if expect_blocked "$DENIED"; then case_pass "$(results | head -1)"; fi
+done
 
 finish
