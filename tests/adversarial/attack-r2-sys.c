@@ -238,6 +238,7 @@ static int cmd_landlock_connect(int argc, char **argv)
 struct r2_uffd_staller {
 	const char *path; /* in a page no one will ever fill */
 	atomic_int tid;
+	atomic_int done; /* its openat returned (a user-mode-only userfaultfd: EFAULT) */
 	int sysfd; /* its /proc/thread-self/syscall, opened before the stall */
 	int go[2];
 };
@@ -255,15 +256,19 @@ static void *r2_uffd_staller_main(void *arg)
 	atomic_store(&st->tid, (int)syscall(SYS_gettid));
 	if (read(st->go[0], &byte, 1) == 1)
 		openat(AT_FDCWD, st->path, O_RDONLY | O_CLOEXEC);
+	atomic_store(&st->done, 1);
 	return NULL;
 }
 
-/* Waits until the thread whose /proc syscall file is fd is inside system call nr. */
-static bool r2_in_syscall(int fd, long nr)
+/*
+ * Waits until the thread whose /proc syscall file is fd is inside system
+ * call nr, or has made it already (*done).
+ */
+static bool r2_in_syscall(int fd, long nr, atomic_int *done)
 {
 	char buf[128];
 
-	for (int i = 0; fd >= 0 && i < 1000; i++) {
+	for (int i = 0; fd >= 0 && i < 1000 && !atomic_load(done); i++) {
 		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
 		if (n > 0) {
@@ -273,15 +278,61 @@ static bool r2_in_syscall(int fd, long nr)
 		}
 		pause_ms(5);
 	}
-	return false;
+	return atomic_load(done);
+}
+
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
+#endif
+
+/*
+ * A userfaultfd: "kernel" (userfaultfd(2) that handles the kernel's faults
+ * too), "user" (UFFD_USER_MODE_ONLY), "dev" (ioctl USERFAULTFD_IOC_NEW of
+ * /dev/userfaultfd, kernel faults too). -errno.
+ */
+static int r2_uffd_new(const char *mode)
+{
+	int fd, dev;
+
+	if (strcmp(mode, "dev") == 0) {
+		dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+		if (dev < 0)
+			return -errno;
+		fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+		close(dev);
+		return fd;
+	}
+	fd = (int)syscall(SYS_userfaultfd,
+			  O_CLOEXEC | (strcmp(mode, "user") == 0 ? UFFD_USER_MODE_ONLY : 0));
+	return fd < 0 ? -errno : fd;
+}
+
+/* uffd-probe MODE: can this process make that userfaultfd (asked outside the sandbox)? */
+static int cmd_uffd_probe(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	fd = r2_uffd_new(argv[0]);
+	if (fd < 0)
+		return setup_failed("userfaultfd", -fd);
+	result("MADE a %s userfaultfd", argv[0]);
+	return 0;
 }
 
 /*
- * uffd-stall: one thread opens a path whose page is registered with
+ * uffd-stall [MODE]: one thread opens a path whose page is registered with
  * userfaultfd and never filled, so the supervisor's read of the path
  * (process_vm_readv, /proc/PID/mem) waits for a fault no one serves; then
  * the main thread makes an allowed intercepted call (getppid, answered by
- * the policy). A stalled supervisor never answers it.
+ * the policy). A stalled supervisor never answers it. MODE as for
+ * uffd-probe (default kernel): a user-mode-only userfaultfd does not hold
+ * the kernel's faults, so the supervisor's read fails instead of waiting.
  */
 static int cmd_uffd_stall(int argc, char **argv)
 {
@@ -293,12 +344,13 @@ static int cmd_uffd_stall(int argc, char **argv)
 	pthread_t th;
 	int uffd, fd;
 
-	(void)argv;
-	if (argc != 0)
+	if (argc > 1)
 		return 2;
-	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
-	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) < 0)
-		return setup_failed("userfaultfd", errno);
+	uffd = r2_uffd_new(argc ? argv[0] : "kernel");
+	if (uffd < 0)
+		return setup_failed("userfaultfd", -uffd);
+	if (ioctl(uffd, UFFDIO_API, &api) < 0)
+		return setup_failed("UFFDIO_API", errno);
 	area = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 		    0);
 	if (area == MAP_FAILED)
@@ -319,7 +371,7 @@ static int cmd_uffd_stall(int argc, char **argv)
 	}
 	if (fd < 0 || write(st.go[1], "g", 1) != 1)
 		return setup_failed("syscall-file", errno);
-	if (!r2_in_syscall(fd, SYS_openat))
+	if (!r2_in_syscall(fd, SYS_openat, &st.done))
 		return setup_failed("staller-not-in-call", 0);
 	note("the other thread is inside its openat, its path in an unfilled page");
 	v = syscall(SYS_getppid);
@@ -373,7 +425,9 @@ const struct attack_cmd attack_r2_sys_cmds[] = {
 	{ "landlock-read", "PATH      our own Landlock domain, then read PATH", cmd_landlock_read },
 	{ "landlock-connect", "ADDR PORT  our own Landlock domain, then connect",
 	  cmd_landlock_connect },
-	{ "uffd-stall", "             an openat whose path page is never filled, then getppid",
+	{ "uffd-probe", "MODE         (outside) make a kernel|user|dev userfaultfd",
+	  cmd_uffd_probe },
+	{ "uffd-stall", "[MODE]       an openat whose path page is never filled, then getppid",
 	  cmd_uffd_stall },
 	{ "open-hex", "HEX...          open paths given in hex", cmd_open_hex },
 	{ NULL, NULL, NULL },

@@ -25,10 +25,24 @@ if [ -e "$T/inbox/d" ]; then case_fail "inbox/d created"; else case_pass "nothin
 echo mail >"$T/inbox/msg"
 case_begin rename-whiteout "(moves from inbox/ to done/ only) renameat2(inbox/msg, done/msg, RENAME_WHITEOUT)"
 urun --policy "$T/inbox.policy" -- "$ATTACK" rename-whiteout "$T/inbox/msg" "$T/done/msg"
-if [ -e "$T/inbox/msg" ] || [ -c "$T/inbox/msg" ]; then
+# The forbidden effect is the node (a whiteout: character device 0:0); a
+# refused rename leaves inbox/msg the regular file it was.
+if [ -c "$T/inbox/msg" ]; then
 	case_fail "a node was created at inbox/msg: $(ls -l "$T/inbox/msg" | cut -c1-40) ($(results | head -1))"
+elif [ -e "$T/inbox/msg" ] && [ ! -f "$T/inbox/msg" ]; then
+	case_fail "inbox/msg is no longer a regular file: $(ls -l "$T/inbox/msg" | cut -c1-40)"
 else
-	case_pass "nothing at inbox/msg ($(results | head -1))"
+	case_pass "no node at inbox/msg ($(results | head -1))"
+fi
+
+rm -f "$T/inbox/msg" "$T/done/msg"
+echo mail >"$T/inbox/msg"
+case_begin control-rename "(guard) the same move without RENAME_WHITEOUT is allowed"
+urun --policy "$T/inbox.policy" -- mv "$T/inbox/msg" "$T/done/msg"
+if [ -f "$T/done/msg" ] && [ ! -e "$T/inbox/msg" ]; then
+	case_pass "moved"
+else
+	case_fail "the policy does not allow the move, so rename-whiteout tests nothing (status $RC)"
 fi
 
 finish
