@@ -143,6 +143,15 @@ struct policy_sockaddr {
 	int family;             /* AF_INET, AF_INET6, AF_UNIX, or another AF_* */
 	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
 	uint16_t port;          /* host byte order */
+	/*
+	 * A destination of the IPv4 any-address (0.0.0.0, ::ffff:0.0.0.0)
+	 * reaches a local address: the socket's source (the address it is
+	 * bound to, an IP_PKTINFO source), else 127.0.0.1. The caller that
+	 * knows it sets it (in addr's form: IPv4, or v4-mapped for AF_INET6);
+	 * when unset, the loopback is assumed.
+	 */
+	bool any_reaches_set;
+	uint8_t any_reaches[16];
 	bool unix_abstract;     /* AF_UNIX: an abstract name (shown without its NUL) */
 	/* AF_UNIX: the path once resolved (may exceed sun_path), or the abstract name */
 	char unix_path[4096];

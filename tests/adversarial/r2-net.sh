@@ -84,6 +84,28 @@ for c in "control-tcp tcp2 connect 127.0.0.2 $TCP2" \
 	expect_count "$l" "$before"
 done
 
+# ---- guards: the any-address still reaches an allowed local address ----
+listener tcp1 tcp 127.0.0.1
+listener udp1 udp 127.0.0.1
+TCP1=$(cat "$T/tcp1.port")
+UDP1=$(cat "$T/udp1.port")
+for c in "any-allowed-tcp tcp1 connect-from 127.0.0.1 0.0.0.0 $TCP1" \
+	"any-allowed-unbound tcp1 connect 0.0.0.0 $TCP1" \
+	"any-allowed-udp udp1 udp-pktinfo 127.0.0.1 0.0.0.0 $UDP1 GUARD"; do
+	set -- $c
+	name=$1
+	l=$2
+	shift 2
+	case_begin "$name" "(guard) $* reaches the $l listener on 127.0.0.1"
+	before=$(count "$l")
+	urun --policy "$T/net.policy" -- "$ATTACK" "$@"
+	if wait_until 10 test "$(count "$l")" -gt "$before"; then
+		case_pass "reached ($(results | head -1))"
+	else
+		case_fail "the $l listener counted nothing: $(results | head -1)"
+	fi
+done
+
 # ---- source routing: what a packet socket on lo sees sent to 127.0.0.2 ----
 # sniffer NAME PORT: packets to 127.0.0.2:PORT logged in $T/NAME.seen.
 sniffer() {
