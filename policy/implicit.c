@@ -109,12 +109,23 @@ static const struct implicit_set implicit_sets[] = {
 	{
 		"inode-flags",
 		GUARDS_PATHS,
-		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR) changes a file's attributes "
-		"(immutable, append-only) through any descriptor, with no path",
+		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_ENABLE_VERITY, ...) changes "
+		"a file's attributes (immutable, append-only, verity) through any descriptor, "
+		"a read-only one too, with no path",
 		{
 			{ "ioctl", "arg1&0xffffffff==0x40086602 EPERM" },
 			{ "ioctl", "arg1&0xffffffff==0x40046602 EPERM" },
 			{ "ioctl", "arg1&0xffffffff==0x401c5820 EPERM" },
+			/*
+			 * On a read-only descriptor too: FS_IOC_ENABLE_VERITY (the
+			 * file can never be written again), FS_IOC_SETVERSION and
+			 * its 32-bit form (the inode generation),
+			 * FS_IOC_SET_ENCRYPTION_POLICY (an empty directory).
+			 */
+			{ "ioctl", "arg1&0xffffffff==0x40806685 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40087602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40047602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x800c6613 EPERM" },
 		},
 	},
 	{
