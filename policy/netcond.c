@@ -309,10 +309,11 @@ int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token
 /*
  * The any-address (0.0.0.0, ::, ::ffff:0.0.0.0) as a destination: the
  * kernel connects and sends to the local host instead. IPv6's :: is ::1
- * (tcp_v6_connect, udpv6_sendmsg); IPv4's is the socket's source address
- * when it has one (ip_route_output_key_hash_rcu: daddr = saddr, the
- * address bound or given by IP_PKTINFO), else 127.0.0.1: sa->any_reaches
- * when the caller knows it. The address reached, for the rules; false
+ * (::ffff:127.0.0.1 for a connect of a socket bound to a v4-mapped
+ * address: tcp_v6_connect); IPv4's is the socket's source address when it
+ * has one (ip_route_output_key_hash_rcu: daddr = saddr, the address bound
+ * or given by IP_PKTINFO), else 127.0.0.1: sa->any_reaches when the
+ * caller knows it. The address reached, for the rules; false
  * when sa is not one.
  */
 static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_sockaddr *ret)
@@ -322,8 +323,10 @@ static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_
 	bool mapped = sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
 		      memcmp(sa->addr + 12, zero, 4) == 0;
 
+	bool v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
+
 	*ret = *sa;
-	if ((v4 || mapped) && sa->any_reaches_set) {
+	if ((v4 || mapped || v6) && sa->any_reaches_set) {
 		memcpy(ret->addr, sa->any_reaches, sizeof(ret->addr));
 		return true;
 	}
@@ -332,7 +335,7 @@ static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_
 		ret->addr[v4 ? 3 : 15] = 1;
 		return true;
 	}
-	if (sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0) {
+	if (v6) {
 		ret->addr[15] = 1;
 		return true;
 	}

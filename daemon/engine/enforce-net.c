@@ -295,39 +295,74 @@ static int net_scan_control(struct enforce_call *c, const struct net_state *s, u
 	return 0;
 }
 
-/* The IPv4 address the socket is bound to (its own, or v4-mapped), 0.0.0.0 when none. */
-static void net_bound_v4(const struct net_state *s, uint8_t ret[4])
+/*
+ * The address the socket is bound to as an IPv4 address (its own, or
+ * v4-mapped; 0.0.0.0 when none), and whether it is a v4-mapped one.
+ */
+static void net_bound_v4(const struct net_state *s, uint8_t ret[4], bool *ret_mapped)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len = sizeof(ss);
 	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
 
 	memset(ret, 0, 4);
+	*ret_mapped = false;
 	if (getsockname(s->sock, (struct sockaddr *)&ss, &len) < 0)
 		return;
-	if (ss.ss_family == AF_INET)
+	if (ss.ss_family == AF_INET) {
 		memcpy(ret, &((const struct sockaddr_in *)&ss)->sin_addr, 4);
-	else if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr))
+	} else if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
 		memcpy(ret, sin6->sin6_addr.s6_addr + 12, 4);
+		*ret_mapped = true;
+	}
 }
 
 /*
- * A destination of the IPv4 any-address reaches the socket's source
- * address (IP_PKTINFO's for a datagram, else the one bound), or 127.0.0.1
- * (net_any_as_loopback in policy/netcond.c). That address is decided on,
- * and put in place of 0.0.0.0 in the address the call is performed with:
- * a thread binding the socket in between changes nothing.
+ * IPv6's :: is the loopback, ::1, but for a connect (or a stream socket's
+ * send, which connects) of a socket bound to a v4-mapped address:
+ * ::ffff:127.0.0.1 (tcp_v6_connect, __ip6_datagram_connect).
+ */
+static void net_v6_any_reaches(struct enforce_call *c, const struct net_state *s, uint8_t ret[16])
+{
+	static const uint8_t mapped_lo[16] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 };
+	uint8_t bound[4];
+	bool mapped;
+
+	memset(ret, 0, 16);
+	ret[15] = 1;
+	if (c->req->data.nr != SYS_connect && s->type != SOCK_STREAM)
+		return;
+	net_bound_v4(s, bound, &mapped);
+	if (mapped)
+		memcpy(ret, mapped_lo, 16);
+}
+
+/*
+ * A destination of the any-address reaches a local address: for IPv4 (and
+ * v4-mapped) the socket's source address (IP_PKTINFO's for a datagram,
+ * else the one bound), or 127.0.0.1; for IPv6 net_v6_any_reaches. That
+ * address is decided on (next to the any-address itself:
+ * net_any_as_loopback in policy/netcond.c), and put in place of the
+ * any-address in the address the call is performed with: a thread binding
+ * the socket in between changes nothing.
  */
 static int net_view_any(struct enforce_call *c, struct net_state *s, struct policy_sockaddr *v)
 {
 	static const uint8_t zero[16], loopback[4] = { 127, 0, 0, 1 };
 	bool mapped = v->family == AF_INET6 && IN6_IS_ADDR_V4MAPPED((struct in6_addr *)v->addr);
 	uint8_t *a = v->addr + (mapped ? 12 : 0), src[4] = { 0 };
-	bool has_src = false;
+	bool has_src = false, ignored;
 	int r;
 
-	if (c->req->data.nr == SYS_bind || (v->family != AF_INET && !mapped) ||
-	    memcmp(a, zero, 4) != 0)
+	if (c->req->data.nr == SYS_bind)
+		return 0;
+	if (v->family == AF_INET6 && !mapped && memcmp(v->addr, zero, 16) == 0) {
+		net_v6_any_reaches(c, s, v->any_reaches);
+		v->any_reaches_set = true;
+		memcpy(&((struct sockaddr_in6 *)s->addr)->sin6_addr, v->any_reaches, 16);
+		return 0;
+	}
+	if ((v->family != AF_INET && !mapped) || memcmp(a, zero, 4) != 0)
 		return 0;
 	if (s->type == SOCK_DGRAM) {
 		r = net_scan_control(c, s, src, &has_src);
@@ -335,7 +370,7 @@ static int net_view_any(struct enforce_call *c, struct net_state *s, struct poli
 			return r;
 	}
 	if (!has_src)
-		net_bound_v4(s, src);
+		net_bound_v4(s, src, &ignored);
 	if (memcmp(src, zero, 4) == 0)
 		memcpy(src, loopback, 4);
 	memcpy(v->any_reaches, v->addr, sizeof(v->any_reaches));

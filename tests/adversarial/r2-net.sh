@@ -51,6 +51,7 @@ flush() {
 		case $1 in
 		tcp2) "$ATTACK" connect 127.0.0.2 "$TCP2" FLUSH >/dev/null ;;
 		udp2) "$ATTACK" udp-send 127.0.0.2 "$UDP2" FLUSH >/dev/null ;;
+		tcp1) "$ATTACK" connect 127.0.0.1 "$TCP1" FLUSH >/dev/null ;;
 		esac
 		wait_until 10 flushed "$1" "$_f" || fail "the $1 listener stopped counting"
 	done
@@ -105,6 +106,23 @@ for c in "any-allowed-tcp tcp1 connect-from 127.0.0.1 0.0.0.0 $TCP1" \
 		case_fail "the $l listener counted nothing: $(results | head -1)"
 	fi
 done
+
+# ---- IPv6's :: from a socket bound to a v4-mapped address: 127.0.0.1 ----
+cat >"$T/lo.policy" <<EOF
+default allow
+deny @net-connect addr=127.0.0.1 ENETUNREACH
+EOF
+case_begin any6-mapped-bound "(deny addr=127.0.0.1) a v6 socket bound to ::ffff:127.0.0.2 connects to [::]:$TCP1 (tcp_v6_connect: ::ffff:127.0.0.1, not ::1)"
+before=$(count tcp1)
+urun --policy "$T/lo.policy" -- "$ATTACK" connect-from ::ffff:127.0.0.2 :: "$TCP1"
+flush tcp1
+if hung; then
+	case_fail "the run did not end within its time limit: a hang"
+elif [ "$(count tcp1)" != "$before" ]; then
+	case_fail "the tcp1 listener on 127.0.0.1 got $(( $(count tcp1) - before )): $(results | head -1)"
+else
+	case_pass "nothing reached 127.0.0.1 ($(results | head -1))"
+fi
 
 # ---- source routing: what a packet socket on lo sees sent to 127.0.0.2 ----
 # sniffer NAME PORT: packets to 127.0.0.2:PORT logged in $T/NAME.seen.
