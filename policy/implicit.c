@@ -181,16 +181,19 @@ static const struct implicit_set implicit_sets[] = {
 		 * and programs fall back to the calls the rules decide
 		 * (setxattr, removexattr; file_setattr to ioctl(FS_IOC_FSSETXATTR),
 		 * which inode-flags refuses). acct(2) makes the kernel append
-		 * to a file it opens by path.
+		 * to a file it opens by path, quotactl(Q_QUOTAON) write quota
+		 * records to one (QCMD(0x800002, type): the command's high 24
+		 * bits; both need capabilities a root program may keep).
 		 */
 		"file-calls",
 		GUARDS_PATHS | GUARDS_FILES,
-		"setxattrat and removexattrat (Linux 6.13), file_setattr (6.17) and acct "
-		"change a file's extended attributes, ACL, inode flags or contents by path, "
-		"outside every category",
+		"setxattrat and removexattrat (Linux 6.13), file_setattr (6.17), acct and "
+		"quotactl(Q_QUOTAON) change a file's extended attributes, ACL, inode flags "
+		"or contents by path, outside every category",
 		{
 			{ "setxattrat removexattrat file_setattr", "ENOSYS" },
 			{ "acct", "EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x80000200 EPERM" },
 		},
 	},
 	{
