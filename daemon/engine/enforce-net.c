@@ -269,7 +269,7 @@ static int net_scan_control(struct enforce_call *c, const struct net_state *s, u
 {
 	size_t len = s->control_copied ? s->msg.msg_controllen : 0, off = 0;
 
-	while (len - off >= sizeof(struct cmsghdr)) {
+	while (off < len && len - off >= sizeof(struct cmsghdr)) {
 		struct cmsghdr h;
 		const uint8_t *data = s->control + off + CMSG_LEN(0);
 

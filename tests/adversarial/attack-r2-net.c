@@ -118,7 +118,11 @@ static int cmd_udp_from(int argc, char **argv)
 	return 0;
 }
 
-/* udp-pktinfo SPEC DST PORT DATA: sendmsg to DST with IP_PKTINFO's ipi_spec_dst = SPEC. */
+/*
+ * udp-pktinfo SPEC DST PORT DATA [short]: sendmsg to DST with IP_PKTINFO's
+ * ipi_spec_dst = SPEC; "short": msg_controllen is CMSG_LEN, not CMSG_SPACE
+ * (not a multiple of 8, as the kernel accepts it).
+ */
 static int cmd_udp_pktinfo(int argc, char **argv)
 {
 	char control[CMSG_SPACE(sizeof(struct in_pktinfo))] = { 0 };
@@ -130,7 +134,8 @@ static int cmd_udp_pktinfo(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 4 || !(len = r2_addr(argv[1], argv[2], &ss)) ||
+	if ((argc != 4 && (argc != 5 || strcmp(argv[4], "short") != 0)) ||
+	    !(len = r2_addr(argv[1], argv[2], &ss)) ||
 	    inet_pton(AF_INET, argv[0], &pi.ipi_spec_dst) != 1)
 		return 2;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -145,6 +150,8 @@ static int cmd_udp_pktinfo(int argc, char **argv)
 	c->cmsg_type = IP_PKTINFO;
 	c->cmsg_len = CMSG_LEN(sizeof(pi));
 	memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+	if (argc == 5)
+		m.msg_controllen = CMSG_LEN(sizeof(pi));
 	if (sendmsg(fd, &m, 0) < 0)
 		return blocked(errno);
 	result("SENT udp to %s port %s, source %s", argv[1], argv[2], argv[0]);
@@ -422,7 +429,8 @@ static int cmd_somark(int argc, char **argv)
 const struct attack_cmd attack_r2_net_cmds[] = {
 	{ "connect-from", "SRC DST PORT     TCP bound to SRC", cmd_connect_from },
 	{ "udp-from", "SRC DST PORT DATA    UDP bound to SRC", cmd_udp_from },
-	{ "udp-pktinfo", "SPEC DST PORT DATA  UDP with IP_PKTINFO spec_dst", cmd_udp_pktinfo },
+	{ "udp-pktinfo", "SPEC DST PORT DATA [short]  UDP with IP_PKTINFO spec_dst",
+	  cmd_udp_pktinfo },
 	{ "srr", "HOP DST PORT DATA udp|tcp|cmsg  IPv4 loose source route", cmd_srr },
 	{ "sniff", "DADDR PORT SECS FILE  (outside) packets on lo to DADDR:PORT", cmd_sniff },
 	{ "sendmmsg", "DST PORT DATA        two datagrams by sendmmsg", cmd_sendmmsg },

@@ -92,7 +92,8 @@ TCP1=$(cat "$T/tcp1.port")
 UDP1=$(cat "$T/udp1.port")
 for c in "any-allowed-tcp tcp1 connect-from 127.0.0.1 0.0.0.0 $TCP1" \
 	"any-allowed-unbound tcp1 connect 0.0.0.0 $TCP1" \
-	"any-allowed-udp udp1 udp-pktinfo 127.0.0.1 0.0.0.0 $UDP1 GUARD"; do
+	"any-allowed-udp udp1 udp-pktinfo 127.0.0.1 0.0.0.0 $UDP1 GUARD" \
+	"pktinfo-short udp1 udp-pktinfo 127.0.0.1 127.0.0.1 $UDP1 GUARD short"; do
 	set -- $c
 	name=$1
 	l=$2
