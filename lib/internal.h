@@ -54,6 +54,14 @@ struct unotify_listener {
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
 
+/* landlock.c: the Landlock ABI version of the running kernel, 0 without it. */
+int landlock_probe_abi(void);
+/*
+ * In the child (spawn.c), before it gives up its user: binds the rules,
+ * sets no_new_privs and restricts itself. Async-signal-safe, no malloc.
+ */
+int landlock_apply(const struct unotify_landlock *ll);
+
 /* features.c: the probe, run once per process; NULL if it could not run (uname failed). */
 const struct unotify_features *features_cached(void);
 

@@ -146,4 +146,9 @@ int resolve_lexical(const char *base, const char *path, char *out, size_t size);
 /* The name of an fd of ours as seen from our current root (the target's, while acting as it). */
 int resolve_fd_name(int fd, char *out, size_t size);
 
+/* ---- refusal.c ---- */
+
+/* The kernel's answer to a refused open of what was resolved (fd, type): a positive errno. */
+int refusal_open(const struct target *t, int fd, mode_t type, uint64_t flags, bool creates);
+
 #endif

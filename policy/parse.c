@@ -370,7 +370,10 @@ static enum word_kind parse_classify(const char *s)
 static void parse_trailer(struct parser *ps, struct policy_rule *r, const struct lexer_token *t,
 			  enum word_kind kind)
 {
-	if (r->action == POLICY_DENY)
+	if (r->action == POLICY_DENY && strcmp(t->text, "kernel") == 0) {
+		r->kernel_answer = true;
+		r->error = EACCES;
+	} else if (r->action == POLICY_DENY)
 		parse_errno(ps, t, &r->error);
 	else if (r->action == POLICY_RETURN && kind == WORD_VALUE)
 		parse_value(ps, t, &r->value);
@@ -394,6 +397,9 @@ static void parse_rule_words(struct parser *ps, struct policy_rule *r,
 		const struct lexer_token *t = &words->tokens[i];
 		enum word_kind kind = parse_classify(t->text);
 
+		/* `deny ... kernel`: the kernel's own answer (no syscall has that name). */
+		if (r->action == POLICY_DENY && strcmp(t->text, "kernel") == 0)
+			kind = WORD_ERRNO;
 		if (trailer) {
 			parser_error(ps, t->col, "the errno or value comes last",
 				     "unexpected '%s' after '%s'", t->text,
@@ -432,6 +438,25 @@ int policy_push_rule(struct policy *p, struct policy_rule *r)
 	return 0;
 }
 
+/*
+ * `kernel` asks for the answer of the kernel's sandbox, Landlock, which
+ * checks opens, exec, names made and removed and truncate, not the rest
+ * (stat, chmod, chown, utimes, xattrs): each syscall of the rule must be
+ * one it checks. One error per rule, at the first that is not.
+ */
+static void parse_check_kernel_answer(struct parser *ps, const struct policy_rule *r)
+{
+	for (size_t e = 0; e < r->n_syscalls; e++) {
+		if (landlock_answers_syscall(r->syscalls[e]))
+			continue;
+		parser_error(ps, r->syscall_cols[e], "write an errno for it, e.g. EACCES, in a rule of "
+			     "its own", "the kernel's answer ('kernel') is for the calls Landlock "
+			     "checks (opens, exec, making and removing names, truncate), not %s",
+			     policy_syscall_name(r->syscalls[e]));
+		return;
+	}
+}
+
 static void parse_rule(struct parser *ps, enum policy_action action, const struct lexer_line *words)
 {
 	const struct lexer_token *first = &words->tokens[0];
@@ -452,6 +477,8 @@ static void parse_rule(struct parser *ps, enum policy_action action, const struc
 	if (action == POLICY_RETURN && !trailer)
 		parser_error(ps, first->col, "e.g. 'return getppid 42'", "return needs a value");
 	condition_check_rule(ps, &r, words);
+	if (r.kernel_answer)
+		parse_check_kernel_answer(ps, &r);
 	if (ps->errors == errors && !ps->oom && policy_push_rule(ps->p, &r) < 0)
 		ps->oom = true;
 	rule_free(&r);
@@ -486,6 +513,13 @@ static void parse_default(struct parser *ps, const struct lexer_line *words)
 		return;
 	}
 	d.error = d.action == POLICY_DENY ? EPERM : 0;
+	if (words->count > 2 && d.action == POLICY_DENY &&
+	    strcmp(words->tokens[2].text, "kernel") == 0) {
+		parser_error(ps, words->tokens[2].col, "write 'deny @file-write kernel' (and so on) "
+			     "as a rule, and an errno here", "the default decides every syscall, and "
+			     "the kernel's answer ('kernel') is only for the calls Landlock checks");
+		return;
+	}
 	if (words->count > 2)
 		parse_trailer(ps, &d, &words->tokens[2], parse_classify(words->tokens[2].text));
 	if (d.action == POLICY_RETURN && words->count < 3)

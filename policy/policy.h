@@ -129,6 +129,13 @@ typedef int (*policy_path_fn)(void *userdata, const char **ret_path);
 struct policy_decision {
 	enum policy_action action;
 	int error;               /* POLICY_DENY: the errno */
+	/*
+	 * POLICY_DENY by a rule whose errno is `kernel`: the errno is the
+	 * kernel's answer to a refused access, which the caller works out for
+	 * the call at hand (EACCES, or the error of a check the kernel makes
+	 * first, unotify.policy(5)); error holds EACCES.
+	 */
+	bool kernel_answer;
 	int64_t value;           /* POLICY_RETURN: the value */
 	int line;                /* the rule that decided (0: default) */
 	const char *file;        /* its file */
@@ -251,6 +258,7 @@ const char *policy_group_at(size_t i);
 struct policy_rule_info {
 	enum policy_action action;
 	int error;            /* POLICY_DENY */
+	bool kernel_answer;   /* POLICY_DENY with the errno word `kernel` */
 	int64_t value;        /* POLICY_RETURN */
 	const char *file;     /* NULL for a default that was not written */
 	int line;

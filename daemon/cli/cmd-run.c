@@ -33,6 +33,7 @@ static void run_usage(FILE *out)
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
+		"  --no-landlock         no Landlock layer: the supervisor decides what it would\n"
 		"  --daemon[=SOCKET]     let unotifyd supervise, by --policy-name\n"
 		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
 		"  --policy-dir DIR      with --daemon: the policy directory (default\n"
@@ -83,6 +84,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_NO_LANDLOCK,
 };
 
 static const struct option run_options[] = {
@@ -100,6 +102,7 @@ static const struct option run_options[] = {
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "no-landlock", no_argument, NULL, OPT_NO_LANDLOCK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -155,6 +158,9 @@ static int run_parse_one(int c, struct run_options *o)
 		return 1;
 	case OPT_POLICY_DIR:
 		o->policy_dir = optarg;
+		return 1;
+	case OPT_NO_LANDLOCK:
+		o->no_landlock = true;
 		return 1;
 	case 'q':
 		o->quiet = true;

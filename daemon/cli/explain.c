@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "explain.h"
+#include "explain-landlock.h"
 #include "run.h"
 #include "lib/util.h"
 #include "policy/policy.h"
@@ -94,6 +95,7 @@ struct explain_syscall {
 struct explain {
 	struct policy *policy;
 	struct policy_program *prog;
+	struct run_landlock landlock;
 	char **files;
 	size_t n_files;
 	int only_nr; /* --syscall, or -1 */
@@ -265,10 +267,17 @@ static void explain_print_rule(const struct explain *x, const struct explain_rul
 
 static void explain_print_syscall(const struct explain *x, const struct explain_syscall *es)
 {
-	printf("\n%s (%d): %s: %s\n", policy_syscall_name(es->nr), es->nr,
-	       explain_layer_name(es->layer), explain_layer_text(es->layer));
-	for (size_t i = 0; i < es->n_rules; i++)
+	if (policy_landlock_decides(x->landlock.layer, es->nr))
+		printf("\n%s (%d): landlock: %s\n", policy_syscall_name(es->nr), es->nr,
+		       explain_landlock_layer_text(&x->landlock, es->nr));
+	else
+		printf("\n%s (%d): %s: %s\n", policy_syscall_name(es->nr), es->nr,
+		       explain_layer_name(es->layer), explain_layer_text(es->layer));
+	explain_landlock_print_syscall(&x->landlock, es->nr);
+	for (size_t i = 0; i < es->n_rules; i++) {
 		explain_print_rule(x, &es->rules[i]);
+		explain_landlock_print_rule(&x->landlock, es->nr, es->rules[i].index);
+	}
 }
 
 static const char *explain_needs_name(enum policy_needs needs)
@@ -319,9 +328,16 @@ static struct json_object *explain_json_syscall(const struct explain *x,
 
 	json_object_object_add(o, "name", json_object_new_string(policy_syscall_name(es->nr)));
 	json_object_object_add(o, "nr", json_object_new_int(es->nr));
-	json_object_object_add(o, "layer", json_object_new_string(explain_layer_name(es->layer)));
-	for (size_t i = 0; i < es->n_rules; i++)
-		json_object_array_add(rules, explain_json_rule(x, &es->rules[i]));
+	json_object_object_add(o, "layer", json_object_new_string(
+		policy_landlock_decides(x->landlock.layer, es->nr) ? "landlock"
+								   : explain_layer_name(es->layer)));
+	explain_landlock_json_syscall(&x->landlock, es->nr, o);
+	for (size_t i = 0; i < es->n_rules; i++) {
+		struct json_object *r = explain_json_rule(x, &es->rules[i]);
+
+		explain_landlock_json_rule(&x->landlock, es->nr, es->rules[i].index, r);
+		json_object_array_add(rules, r);
+	}
 	json_object_object_add(o, "rules", rules);
 	return o;
 }
@@ -388,6 +404,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 	for (size_t i = 0; i < x->n_files; i++)
 		printf(" %s", x->files[i]);
 	printf("\nforeign architectures (i386, x32 entry points): killed in the kernel\n");
+	explain_landlock_print_header(&x->landlock);
 	if (x->only_nr >= 0)
 		return;
 	printf("\nevery syscall no rule names:\n");
@@ -414,6 +431,7 @@ static int explain_run(const struct explain *x)
 		json_object_array_add(json_object_object_get(o, "files"),
 				      json_object_new_string(x->files[i]));
 	json_object_object_add(o, "foreign_arch", json_object_new_string("kill"));
+	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
 	r = explain_walk(x, list);
 	json_object_object_add(o, "syscalls", list);
@@ -486,12 +504,17 @@ int explain_main(int argc, char **argv)
 	}
 	if (run_policy_load(x.files, x.n_files, NULL, 0, &x.policy) < 0)
 		return 1;
-	r = policy_compile(x.policy, &x.prog);
+	/* The layers as `unotify run` would build them on this kernel. */
+	run_landlock_abi(false, &x.landlock);
+	r = run_landlock_prepare(x.policy, true, &x.landlock);
+	if (r == 0)
+		r = policy_compile_landlock(x.policy, x.landlock.layer, &x.prog);
 	if (r < 0)
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
 	else if ((r = explain_run(&x)) < 0)
 		fprintf(stderr, "unotify: explain: %s\n", strerror(-r));
 	policy_program_free(x.prog);
+	run_landlock_free(&x.landlock);
 	policy_free(x.policy);
 	return r < 0 ? 1 : 0;
 }

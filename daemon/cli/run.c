@@ -19,6 +19,7 @@
 #include "protocol/client.h"
 #include "record.h"
 #include "run-stats.h"
+#include "run-landlock.h"
 #include "lib/util.h"
 
 static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
@@ -160,6 +161,10 @@ static int run_spawn_error(const char *prog, int r)
 	case -ESRCH:
 		fprintf(stderr, "unotify: no such user (see --user)\n");
 		return EXIT_SUPERVISOR;
+	case -ESTALE:
+		fprintf(stderr, "unotify: landlock: a path of the ruleset changed between the "
+				"check and the start; not started (try again, or --no-landlock)\n");
+		return EXIT_SUPERVISOR;
 	case -EACCES:
 	case -ENOEXEC:
 	case -EISDIR:
@@ -189,6 +194,7 @@ struct run_state {
 	unotify_listener *listener;
 	struct run_stats *stats;
 	struct record *record;
+	struct run_landlock landlock;
 };
 
 static int run_prepare(struct run_state *s)
@@ -211,7 +217,14 @@ static int run_prepare(struct run_state *s)
 				    &s->policy);
 	if (r < 0)
 		return r;
-	r = policy_compile(s->policy, &s->prog);
+	/* The rules Landlock enforces exactly, bound in the child (run-landlock.h). */
+	run_landlock_abi(o->no_landlock || o->record_path, &s->landlock);
+	r = run_landlock_prepare(s->policy, o->quiet, &s->landlock);
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot work out the Landlock layer: %s\n", strerror(-r));
+		return r;
+	}
+	r = policy_compile_landlock(s->policy, s->landlock.layer, &s->prog);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
 		return r;
@@ -245,6 +258,7 @@ static int run_start(struct run_state *s)
 		.keep_caps = o->keep_caps,
 		.cpu = o->cpu,
 		.stdio_fds = { -1, -1, -1 },
+		.landlock = run_landlock_attr(&s->landlock),
 	};
 	int r;
 
@@ -337,6 +351,7 @@ static void run_state_free(struct run_state *s)
 	record_free(s->record);
 	audit_close(s->audit);
 	policy_program_free(s->prog);
+	run_landlock_free(&s->landlock);
 	policy_free(s->policy);
 }
 

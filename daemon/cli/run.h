@@ -23,6 +23,7 @@ struct run_options {
 	const char *keep_caps;
 	bool stats;
 	bool quiet;
+	bool no_landlock;           /* --no-landlock: every rule with seccomp and the supervisor */
 	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
 	bool daemon;
 	const char *daemon_socket;  /* NULL: the default socket */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Landlock part of `unotify policy explain`: for each syscall a
+ * family of which Landlock can decide (opens, exec) or that takes a path,
+ * whether the layer decides its calls on this kernel and, when not, why;
+ * under each rule, what the layer does with it. Kept apart from explain.c,
+ * which other commands' authors edit too.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "explain-landlock.h"
+
+void explain_landlock_print_header(const struct run_landlock *ll)
+{
+	const struct policy_landlock *layer = ll->layer;
+
+	printf("landlock: ABI %d%s%s%s\n", ll->abi, ll->off ? " (off: " : "",
+	       ll->off ? ll->off : "", ll->off ? ")" : "");
+	for (int f = 0; layer && f < POLICY_LANDLOCK_FAMILIES; f++)
+		printf("  %s: %s%s\n", policy_landlock_family_name((enum policy_landlock_family)f),
+		       layer->decided[f] ? "decided by Landlock in the kernel" : "not Landlock: ",
+		       layer->decided[f] ? "" : layer->why_not[f]);
+	if (layer && layer->n_rules)
+		printf("  (the ruleset: unotify policy compile FILE --landlock)\n");
+}
+
+const char *explain_landlock_layer_text(const struct run_landlock *ll, int nr)
+{
+	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN)
+		return "every call runs in the kernel, which checks it against the Landlock "
+		       "ruleset: no round trip";
+	return ll->layer->open_notify_rdwr
+		       ? "opens that create nothing, with O_RDONLY or O_WRONLY, run in the kernel, "
+			 "which checks them against the Landlock ruleset; the others (O_CREAT, "
+			 "O_TMPFILE, O_PATH, O_RDWR, O_TRUNC with O_RDONLY) go to the supervisor"
+		       : "opens that create nothing run in the kernel, which checks them against "
+			 "the Landlock ruleset; the others (O_CREAT, O_TMPFILE, O_PATH) go to the "
+			 "supervisor";
+}
+
+void explain_landlock_print_syscall(const struct run_landlock *ll, int nr)
+{
+	const char *why;
+
+	if (!ll->layer || policy_landlock_decides(ll->layer, nr))
+		return;
+	why = policy_landlock_why_not(ll->layer, nr);
+	if (why)
+		printf("  not Landlock: %s\n", why);
+}
+
+/* What the layer does with rule index for nr, when it decides nr. */
+static const char *explain_landlock_note(const struct run_landlock *ll, int nr, size_t index)
+{
+	int f = policy_landlock_family_of(nr);
+
+	if (!ll->layer || f < 0 || !policy_landlock_decides(ll->layer, nr))
+		return NULL;
+	return policy_landlock_rule_note(ll->layer, (enum policy_landlock_family)f, index);
+}
+
+void explain_landlock_print_rule(const struct run_landlock *ll, int nr, size_t index)
+{
+	const char *note = explain_landlock_note(ll, nr, index);
+
+	if (note)
+		printf("      %s\n", note);
+}
+
+void explain_landlock_json_syscall(const struct run_landlock *ll, int nr, struct json_object *o)
+{
+	struct json_object *l;
+	const char *why;
+
+	if (!ll->layer || !policy_pathcall_find(nr))
+		return;
+	l = json_object_new_object();
+	json_object_object_add(l, "decides",
+			       json_object_new_boolean(policy_landlock_decides(ll->layer, nr)));
+	why = policy_landlock_decides(ll->layer, nr) ? NULL
+						     : policy_landlock_why_not(ll->layer, nr);
+	if (why)
+		json_object_object_add(l, "why_not", json_object_new_string(why));
+	json_object_object_add(o, "landlock", l);
+}
+
+void explain_landlock_json_rule(const struct run_landlock *ll, int nr, size_t index,
+				struct json_object *o)
+{
+	const char *note = explain_landlock_note(ll, nr, index);
+
+	if (note)
+		json_object_object_add(o, "landlock", json_object_new_string(note));
+}
+
+void explain_landlock_json_header(const struct run_landlock *ll, struct json_object *o)
+{
+	struct json_object *l = json_object_new_object(), *fam = json_object_new_object();
+
+	json_object_object_add(l, "abi", json_object_new_int(ll->abi));
+	if (ll->off)
+		json_object_object_add(l, "off", json_object_new_string(ll->off));
+	for (int f = 0; ll->layer && f < POLICY_LANDLOCK_FAMILIES; f++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "decided",
+				       json_object_new_boolean(ll->layer->decided[f]));
+		if (!ll->layer->decided[f])
+			json_object_object_add(e, "why_not",
+					       json_object_new_string(ll->layer->why_not[f]));
+		json_object_object_add(
+			fam, policy_landlock_family_name((enum policy_landlock_family)f), e);
+	}
+	json_object_object_add(l, "families", fam);
+	json_object_object_add(l, "rules",
+			       json_object_new_int((int)(ll->layer ? ll->layer->n_rules : 0)));
+	json_object_object_add(o, "landlock", l);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The Landlock layer of `unotify run`, explain and compile (run-landlock.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run-landlock.h"
+#include "lib/util.h"
+
+void run_landlock_abi(bool off, struct run_landlock *ll)
+{
+	const char *env = getenv("UNOTIFY_LANDLOCK"), *cap = getenv("UNOTIFY_LANDLOCK_ABI");
+	struct unotify_features f;
+
+	ll->abi = unotify_features_probe(&f) == 0 ? f.landlock_abi : 0;
+	ll->off = NULL;
+	if (off)
+		ll->off = "--no-landlock";
+	else if (env && strcmp(env, "off") == 0)
+		ll->off = "UNOTIFY_LANDLOCK=off";
+	if (ll->off)
+		ll->abi = 0;
+	if (cap && *cap && atoi(cap) < ll->abi)
+		ll->abi = atoi(cap) < 0 ? 0 : atoi(cap);
+}
+
+/* One rule of the layer checked here: 0 (bound or left out) or a family dropped (1). */
+static int run_landlock_check_rule(struct run_landlock *ll, size_t i, bool quiet)
+{
+	const struct policy_landlock_rule *pr = &ll->layer->rules[i];
+	struct unotify_landlock_rule r = {.path = pr->path,
+					  .beneath = pr->beneath,
+					  .access = pr->access,
+					  .covered = pr->covered};
+	const char *why = NULL;
+	char text[4352];
+	int k;
+
+	k = unotify_landlock_check(&r, &why);
+	if (k > 0) {
+		ll->rules[ll->attr.n_rules++] = r;
+		return 0;
+	}
+	snprintf(text, sizeof(text), "%s:%d: %s%s: %s", pr->file ? pr->file : "?", pr->line,
+		 pr->path, pr->beneath ? "/**" : "", why);
+	if (k == 0) {
+		if (!quiet && strstr(why, "does not exist"))
+			fprintf(stderr,
+				"unotify: landlock: %s (nothing there is allowed until "
+				"then)\n",
+				text);
+		return 0;
+	}
+	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++)
+		if ((pr->families & (1u << f)) && ll->layer->decided[f]) {
+			if (!quiet)
+				fprintf(stderr,
+					"unotify: landlock: %s: %s stay with the "
+					"supervisor\n",
+					text,
+					policy_landlock_family_name(
+						(enum policy_landlock_family)f));
+			k = policy_landlock_disable(ll->layer, (enum policy_landlock_family)f,
+						    text);
+			if (k < 0)
+				return k;
+		}
+	return 1;
+}
+
+int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock *ll)
+{
+	int r = policy_landlock_build(p, ll->abi, &ll->layer);
+
+	/* Dropping a family changes the rules: check them all again. */
+	while (r == 0) {
+		free(ll->rules);
+		ll->attr = (struct unotify_landlock){.abi = ll->abi,
+						     .handled_fs = ll->layer->handled_fs};
+		ll->rules = calloc(ll->layer->n_rules + 1, sizeof(*ll->rules));
+		if (!ll->rules)
+			return -ENOMEM;
+		ll->attr.rules = ll->rules;
+		for (size_t i = 0; i < ll->layer->n_rules && r == 0; i++)
+			r = run_landlock_check_rule(ll, i, quiet);
+		if (r == 0)
+			break;
+		r = r < 0 ? r : 0;
+		if (r < 0)
+			return r;
+	}
+	return r;
+}
+
+const struct unotify_landlock *run_landlock_attr(const struct run_landlock *ll)
+{
+	return ll->layer && ll->attr.handled_fs ? &ll->attr : NULL;
+}
+
+void run_landlock_free(struct run_landlock *ll)
+{
+	policy_landlock_free(ll->layer);
+	free(ll->rules);
+	*ll = (struct run_landlock){0};
+}
