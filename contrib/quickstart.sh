@@ -1,8 +1,9 @@
 #!/bin/sh
 # unotify quick start: installs what is missing (Debian/Ubuntu, as root), builds, then
 #   demo   runs a demonstration program under contrib/policies/demo.policy
-#   check  runs the whole test suite (plus an ASan/UBSan build of it) and prints
-#          one closing line "N passed, N failed, N skipped"
+#   check  runs the whole test suite, again in an ASan/UBSan build, the daemon's
+#          tests in a ThreadSanitizer build, and prints one closing line
+#          "N passed, N failed, N skipped"
 # Usage: contrib/quickstart.sh demo|check
 set -eu
 
@@ -80,8 +81,13 @@ run_check() {
 		configure_build build-sanitizers --enable-werror --enable-debug --enable-sanitizers
 		(cd build-sanitizers && make -s -j"$jobs" check) || status=1
 		builds="build build-sanitizers"
+		# TSan cannot share a process with ASan: a third build, the daemon's tests only.
+		say "the daemon's tests again, built with ThreadSanitizer"
+		configure_build build-tsan --enable-werror --enable-debug --enable-tsan
+		(cd build-tsan && make -s check-daemon) || status=1
+		builds="$builds build-tsan"
 	else
-		say "SKIP: sanitizer build: UNOTIFY_SKIP_SANITIZERS=1"
+		say "SKIP: sanitizer builds: UNOTIFY_SKIP_SANITIZERS=1"
 	fi
 	# shellcheck disable=SC2086
 	tests/summary.sh $builds || status=1

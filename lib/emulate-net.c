@@ -66,8 +66,21 @@ struct net_op {
  * every signal blocked, writes its result into op and exits. Sanitizer
  * instrumentation is off in it: its stack is not one the runtime knows.
  */
-#define NET_CHILD __attribute__((no_sanitize("address", "undefined")))
+#define NET_CHILD __attribute__((no_sanitize("address", "undefined", "thread")))
 #define NET_STACK (64 * 1024)
+
+/*
+ * ThreadSanitizer intercepts clone() and runs its fork bookkeeping in the
+ * child, which with CLONE_VM is in our own memory: the supervisor would then
+ * believe it had forked and die at its next pthread_create. glibc's
+ * __clone is the same function, not intercepted.
+ */
+#if defined(__SANITIZE_THREAD__)
+int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+#define NET_CLONE __clone
+#else
+#define NET_CLONE clone
+#endif
 
 NET_CHILD static long net_sys(long r)
 {
@@ -217,7 +230,8 @@ static int net_run(unotify_target *t, struct net_op *op)
 		return negative_errno();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	pid = clone(net_helper, (char *)stack + NET_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, op);
+	pid = NET_CLONE(net_helper, (char *)stack + NET_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD,
+			op);
 	if (pid < 0)
 		op->result = negative_errno();
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);

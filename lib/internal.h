@@ -40,7 +40,7 @@
 /*
  * One seccomp notification fd. Receiving uses the listener's buffer, so one
  * thread receives per listener (the kernel wakes every blocked receiver
- * anyway, FIELD-NOTES); replies, ID_VALID and memory access may come from
+ * anyway, Linux 6.6+); replies, ID_VALID and memory access may come from
  * any thread.
  */
 struct unotify_listener {
@@ -53,6 +53,8 @@ struct unotify_listener {
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
+/* listener.c: does a live listener own fd (unotify_listener_new took it)? */
+bool listener_owns(int fd);
 
 /* landlock.c: the Landlock ABI version of the running kernel, 0 without it. */
 int landlock_probe_abi(void);

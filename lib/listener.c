@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -45,24 +46,93 @@ static int listener_get_sizes(struct seccomp_notif_sizes *ret)
 	return 0;
 }
 
+/*
+ * The fd numbers that live listeners own, one bit each, so that
+ * unotify_child_close() never closes a number a listener took over
+ * (unotify.h: a caller that gave child.listener_fd to unotify_listener_new()
+ * and kept the number). Not on any hot path: taken at listener_new and free.
+ */
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *owned;
+static size_t owned_words;
+
+static int listener_own(int fd)
+{
+	size_t w = (size_t)fd / 64;
+	int r = 0;
+
+	pthread_mutex_lock(&owned_lock);
+	if (w >= owned_words) {
+		size_t n = w + 1 > owned_words * 2 ? w + 1 : owned_words * 2;
+		uint64_t *grown = realloc(owned, n * sizeof(*owned));
+
+		if (grown) {
+			memset(grown + owned_words, 0, (n - owned_words) * sizeof(*owned));
+			owned = grown;
+			owned_words = n;
+		} else {
+			r = -ENOMEM;
+		}
+	}
+	if (r == 0 && (owned[w] & (1ULL << (fd % 64))))
+		r = -EBUSY;
+	if (r == 0)
+		owned[w] |= 1ULL << (fd % 64);
+	pthread_mutex_unlock(&owned_lock);
+	return r;
+}
+
+static void listener_disown(int fd)
+{
+	pthread_mutex_lock(&owned_lock);
+	if ((size_t)fd / 64 < owned_words)
+		owned[fd / 64] &= ~(1ULL << (fd % 64));
+	pthread_mutex_unlock(&owned_lock);
+}
+
+bool listener_owns(int fd)
+{
+	bool r;
+
+	if (fd < 0)
+		return false;
+	pthread_mutex_lock(&owned_lock);
+	r = (size_t)fd / 64 < owned_words && (owned[fd / 64] & (1ULL << (fd % 64)));
+	pthread_mutex_unlock(&owned_lock);
+	return r;
+}
+
 int unotify_listener_new(int fd, unotify_listener **ret)
 {
-	_cleanup_close_ int owned = fd;
+	_cleanup_close_ int owned_fd = -1;
 	_cleanup_free_ struct unotify_listener *l = NULL;
 	int r;
 
 	if (fd < 0)
 		return -EBADF;
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	r = listener_get_sizes(&l->sizes);
+	/* Already a live listener's: adopting it twice would close it twice. Not ours to close. */
+	r = listener_own(fd);
+	if (r == -EBUSY)
+		return r;
+	owned_fd = fd;
 	if (r < 0)
 		return r;
-	l->req = calloc(1, l->sizes.seccomp_notif);
-	if (!l->req)
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		listener_disown(fd);
 		return -ENOMEM;
-	l->fd = TAKE_FD(owned);
+	}
+	r = listener_get_sizes(&l->sizes);
+	if (r == 0) {
+		l->req = calloc(1, l->sizes.seccomp_notif);
+		if (!l->req)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		listener_disown(fd);
+		return r;
+	}
+	l->fd = TAKE_FD(owned_fd);
 	*ret = steal_pointer(&l);
 	return 0;
 }
@@ -71,6 +141,7 @@ int listener_release_fd(struct unotify_listener *l)
 {
 	int fd = TAKE_FD(l->fd);
 
+	listener_disown(fd);
 	free(l->req);
 	free(l);
 	return fd;

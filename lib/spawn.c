@@ -166,7 +166,8 @@ static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_pl
 
 	if (!attr->path || !attr->argv || !attr->argv[0] || !attr->filter)
 		return -EINVAL;
-	if ((attr->drop_caps && attr->keep_caps) || attr->cpu >= CPU_SETSIZE)
+	if ((attr->drop_caps && attr->keep_caps) ||
+	    (attr->pin_cpu && (attr->cpu < 0 || attr->cpu >= CPU_SETSIZE)))
 		return -EINVAL;
 	if (f && !f->user_notif)
 		return -EOPNOTSUPP;
@@ -258,9 +259,10 @@ static int spawn_child_prepare(const struct spawn_plan *p)
 	const struct unotify_spawn_attr *a = p->attr;
 	int r;
 
-	if ((r = spawn_child_stdio(a->stdio_fds)) < 0 || (r = spawn_child_signals()) < 0)
+	if ((a->redirect_stdio && (r = spawn_child_stdio(a->stdio_fds)) < 0) ||
+	    (r = spawn_child_signals()) < 0)
 		return r;
-	if (a->cpu >= 0) {
+	if (a->pin_cpu) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
@@ -541,9 +543,20 @@ int unotify_child_wait(struct unotify_child *c)
 	return -EIO;
 }
 
+int unotify_child_listener(struct unotify_child *c, unotify_listener **ret)
+{
+	if (c->listener_fd < 0)
+		return -EBADF;
+	/* Taken whatever happens: unotify_listener_new() closes it when it fails. */
+	return unotify_listener_new(TAKE_FD(c->listener_fd), ret);
+}
+
 void unotify_child_close(struct unotify_child *c)
 {
 	closep(&c->pidfd);
+	/* A number unotify_listener_new() took over is the listener's to close, not ours. */
+	if (listener_owns(c->listener_fd))
+		c->listener_fd = -1;
 	closep(&c->listener_fd);
 	closep(&c->exec_status_fd);
 }

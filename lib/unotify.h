@@ -5,6 +5,13 @@
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure; out-parameters are named ret_* and written only on success.
  * The library never prints and never exits: callers decide what to say.
+ *
+ * File descriptors: each fd that crosses this API has one owner, said next
+ * to each prototype. "Takes fd": from the call on, the number is the
+ * library's (it closes it, also when the call fails, unless it says
+ * otherwise): forget it, i.e. set your variable to -1 (`fd = -1;`).
+ * "Borrows fd": the caller still owns it and closes it. "Returns an fd":
+ * a new one, the caller's to close.
  */
 #ifndef UNOTIFY_H
 #define UNOTIFY_H
@@ -48,9 +55,17 @@ int unotify_features_get(const struct unotify_features *f, size_t n, const char 
 
 typedef struct unotify_listener unotify_listener;
 
-/* Adopts fd (closed by unotify_listener_free, also on failure of this call). */
+/*
+ * Takes fd: from now on the listener owns the number and
+ * unotify_listener_free() closes it; on failure this call closes it, except
+ * -EBUSY: fd is already a live listener's (given here twice), left to it.
+ * For a spawned child's listener use unotify_child_listener(), which also
+ * clears the child's copy of the number.
+ */
 int unotify_listener_new(int fd, unotify_listener **ret);
+/* Closes the listener's fd (the target's notified calls then fail with ENOSYS). */
 void unotify_listener_free(unotify_listener *l);
+/* Borrowed: valid until unotify_listener_free(); never close it. */
 int unotify_listener_fd(const unotify_listener *l);
 
 /*
@@ -81,11 +96,14 @@ int unotify_reply_errno(unotify_listener *l, uint64_t id, int err);
 int unotify_reply_continue(unotify_listener *l, uint64_t id);
 /*
  * Installs srcfd in the target (ADDFD with SEND) and completes the call with
- * the new fd number as its result. flags: O_CLOEXEC or 0.
- * Returns the target's fd number.
+ * the new fd number as its result. flags: O_CLOEXEC or 0. Borrows srcfd (the
+ * target gets its own copy). Returns the target's fd number.
  */
 int unotify_reply_addfd(unotify_listener *l, uint64_t id, int srcfd, unsigned int flags);
-/* Installs srcfd without completing the call; newfd >= 0 chooses the number (SETFD). */
+/*
+ * Installs srcfd (borrowed) without completing the call; newfd >= 0 chooses
+ * the number (SETFD).
+ */
 int unotify_addfd(unotify_listener *l, uint64_t id, int srcfd, int newfd, unsigned int flags);
 /* 0 while the notification is pending, -ENOENT once its target is gone. */
 int unotify_id_valid(unotify_listener *l, uint64_t id);
@@ -172,7 +190,10 @@ struct unotify_loop_ops {
 	void *userdata;
 };
 
-/* Applies a verdict to a notification; closes verdict->fd for UNOTIFY_VERDICT_FD. */
+/*
+ * Applies a verdict to a notification. Takes verdict->fd (UNOTIFY_VERDICT_FD):
+ * closed once applied, and set to -1.
+ */
 int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdict *verdict);
 
 /*
@@ -234,6 +255,12 @@ int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **r
 
 /* ---- Spawn a supervised program ---- */
 
+/*
+ * What unotify_spawn() does. A zero-initialised attr (`= { 0 }`, or a
+ * designated initialiser naming only some fields) means "unset" for every
+ * field: the caller's environment, user, capabilities, CPUs and standard
+ * fds. path, argv and filter are required.
+ */
 struct unotify_spawn_attr {
 	const char *path;          /* program to exec (searched in PATH when it has no '/') */
 	char *const *argv;
@@ -242,8 +269,15 @@ struct unotify_spawn_attr {
 	const char *user;          /* NULL or a user name / uid: setgroups+setgid+setuid */
 	bool drop_caps;            /* drop every capability (bounding, inheritable, ambient) */
 	const char *keep_caps;     /* NULL or "cap_net_bind_service,cap_chown": keep only these */
-	int cpu;                   /* >= 0: pin the child to this CPU */
-	int stdio_fds[3];          /* -1: inherit */
+	bool pin_cpu;              /* false: the CPUs the caller may run on */
+	int cpu;                   /* with pin_cpu: the child runs on this CPU only */
+	bool redirect_stdio;       /* false: the child inherits the caller's 0, 1 and 2 */
+	/*
+	 * With redirect_stdio: stdio_fds[i] becomes the child's fd i (-1: that
+	 * one is inherited). Borrowed: the caller still owns and closes them;
+	 * the child gets duplicates, the parent's copies are left untouched.
+	 */
+	int stdio_fds[3];
 	/*
 	 * NULL, or the Landlock ruleset the child applies to itself before it
 	 * gives up its user and loads the filter (the rules already checked
@@ -253,11 +287,19 @@ struct unotify_spawn_attr {
 	const struct unotify_landlock *landlock;
 };
 
+/*
+ * Filled by unotify_spawn(). The struct owns its three fds until
+ * unotify_child_close(); listener_fd is the exception that moves: take it
+ * with unotify_child_listener() (which leaves -1 here). A caller that gives
+ * listener_fd to unotify_listener_new() itself must set it to -1 then; if it
+ * forgets, unotify_child_close() still leaves alone a number a live listener
+ * owns, but cannot tell once that listener is freed and the number reused.
+ */
 struct unotify_child {
 	pid_t pid;
-	int pidfd;
-	int listener_fd;
-	int exec_status_fd;        /* socket: an int errno if exec failed, EOF once exec'd */
+	int pidfd;                 /* owned */
+	int listener_fd;           /* owned until taken (unotify_child_listener) */
+	int exec_status_fd;        /* owned; socket: an int errno if exec failed, EOF once exec'd */
 };
 
 /*
@@ -276,6 +318,15 @@ int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *r
 int unotify_child_exec_result(struct unotify_child *c);
 /* Waits for the child; returns its status as a shell would (128+signal when killed). */
 int unotify_child_wait(struct unotify_child *c);
+/*
+ * The child's listener as a listener: takes c->listener_fd (set to -1 here
+ * whatever the result; closed when this fails). -EBADF if already taken.
+ */
+int unotify_child_listener(struct unotify_child *c, unotify_listener **ret);
+/*
+ * Closes the fds the struct still owns and sets them to -1; a listener_fd
+ * that a live listener owns is only forgotten. May be called again.
+ */
 void unotify_child_close(struct unotify_child *c);
 
 /* ---- Calls performed on the target's behalf ---- */
@@ -307,7 +358,8 @@ struct unotify_open_plan {
 	int error;          /* errno the target's own open would get while resolving, or 0 */
 	bool creates;       /* the file does not exist yet and O_CREAT will create it */
 	/* private to lib/ */
-	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating */
+	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating;
+			     * owned, closed by unotify_open_plan_release() */
 	char base[256];     /* last component when creating */
 	struct unotify_open_how how;
 	void *context;
@@ -323,7 +375,7 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 			 const struct unotify_open_how *how, struct unotify_open_plan *ret);
 /*
  * Performs the planned open with the target's flags and credentials and
- * returns the new fd (ready for unotify_reply_addfd), or the -errno the
+ * returns a new fd, the caller's (ready for unotify_reply_addfd), or the -errno the
  * target would have got. O_PATH: ADDFD refuses O_PATH files, so a directory
  * or regular file is opened read-only as the target, anything else gives
  * -EOPNOTSUPP. A blocking FIFO writer waits for a reader, as the kernel's
@@ -382,7 +434,10 @@ void unotify_target_free(unotify_target *t);
  * uid is 0 (the kernel's access_override_creds): call this before resolving.
  */
 void unotify_target_use_real_ids(unotify_target *t);
-/* A copy of the target's fd number fd (pidfd_getfd); -EBADF when it has no such fd. */
+/*
+ * A copy of the target's fd number fd (pidfd_getfd), owned by the caller
+ * (close it); -EBADF when the target has no such fd.
+ */
 int unotify_target_getfd(unotify_target *t, int fd);
 /*
  * Sends sig to the target thread through its pidfd (never to a process that
@@ -428,7 +483,8 @@ struct unotify_path {
 	int error;             /* errno the target's own lookup fails with, or 0 */
 	mode_t type;           /* S_IFMT of the file (0 for UNOTIFY_WALK_PARENT) */
 	/* private to lib/ */
-	int fd;                /* O_PATH: the file, or the parent directory */
+	int fd;                /* O_PATH: the file, or the parent directory; owned, closed by
+				* unotify_path_release() */
 	char name[258];        /* UNOTIFY_WALK_PARENT: the last component, "/" kept if it had one */
 	char link[48];         /* procfs self, thread-self: the text the target reads */
 };
@@ -487,7 +543,7 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 
 /*
  * connect, bind, sendmsg on the target's own socket sock (a copy from
- * unotify_target_getfd), with the address copied out of its memory. They
+ * unotify_target_getfd, borrowed), with the address copied out of its memory. They
  * run in a short-lived helper process that has the target's real,
  * effective, saved and file-system ids, groups, capabilities and umask, so
  * that a peer sees the target's uid and gid (SO_PEERCRED, SCM_CREDENTIALS),
@@ -514,6 +570,34 @@ int unotify_net_bind(unotify_target *t, int sock, const void *addr, size_t len,
  */
 int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, int flags,
 			const struct unotify_path *unix_path);
+
+/* ---- The system calls the library makes, for supervisors that confine themselves ---- */
+
+/*
+ * A supervisor may load a seccomp allowlist of its own (unotifyd does): it
+ * must then let through every call the library makes for it. They are
+ * listed by work, in one table (lib/syscalls.c): SUPERVISE always, each
+ * other work when the supervisor uses its functions. Not included: what
+ * malloc and the thread library call (brk, mmap, futex, clone3...).
+ */
+enum unotify_work {
+	UNOTIFY_WORK_SUPERVISE, /* listener, replies, target memory, unotify_target_*, resolution */
+	UNOTIFY_WORK_OPEN,      /* unotify_open_perform */
+	UNOTIFY_WORK_STAT,      /* unotify_path_stat, _statx, _readlink, _access */
+	UNOTIFY_WORK_MUTATE,    /* unotify_path_unlink ... unotify_path_truncate */
+	UNOTIFY_WORK_NET,       /* unotify_net_*: a helper process (clone) and its calls */
+	UNOTIFY_WORK_COUNT
+};
+
+struct unotify_syscall_rule {
+	int nr;         /* native system call number */
+	int arg;        /* -1: whatever the arguments; else allowed when */
+	uint64_t mask;  /*   (args[arg] & mask) == value */
+	uint64_t value;
+};
+
+/* The rules of one work, a static table (*ret); its length, 0 for an unknown work. */
+size_t unotify_work_syscalls(enum unotify_work work, const struct unotify_syscall_rule **ret);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,52 @@ static bool check_entry_named(const struct policy_rule *r, size_t e)
 	return !(r->syscall_roles[e] & (ENTRY_CATEGORY | ENTRY_GROUP));
 }
 
+/* Would the two rules do the same with a call? */
+static bool check_same_outcome(const struct policy_rule *a, const struct policy_rule *b)
+{
+	return a->action == b->action && (a->action != POLICY_DENY || a->error == b->error) &&
+	       (a->action != POLICY_RETURN || a->value == b->value);
+}
+
+/* The name of an implicit rule's set: its file is "implicit:NAME". */
+static const char *check_implicit_set(const struct policy_rule *by)
+{
+	const char *colon = strchr(by->file, ':');
+
+	return colon ? colon + 1 : by->file;
+}
+
+/*
+ * Entries of r that an implicit rule decides first, doing something else
+ * than r would (the same outcome is no news: 'deny mount' next to path
+ * rules). Not an error: the policy is safe, and may have been written
+ * before the implicit rules; a warning says how to get r's effect back.
+ */
+static int check_rule_implicit(const struct policy *p, const struct policy_rule *r,
+			       const size_t *decided_by, bool whole, struct policy_diags *diags)
+{
+	char hint[200];
+
+	for (size_t i = 0; i < r->n_syscalls; i++) {
+		size_t by = decided_by[r->syscalls[i]];
+		const struct policy_rule *b = by ? &p->rules[by - 1] : NULL;
+
+		if (!b || !b->implicit || check_same_outcome(b, r) ||
+		    (!whole && !check_entry_named(r, i)))
+			continue;
+		snprintf(hint, sizeof(hint),
+			 "write 'implicit %s off' if the program must, and the path or network "
+			 "rules can then be walked around",
+			 check_implicit_set(b));
+		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->syscall_cols[i], hint,
+				"%s'%s' is decided first by the implicit rule %s:%d, which keeps "
+				"the policy's rules from being walked around",
+				whole ? "this rule never applies: " : "", policy_syscall_name(r->syscalls[i]),
+				b->file, b->line);
+	}
+	return 0;
+}
+
 /*
  * The first rule that matches every call of a syscall decides them all:
  * later rules never see one. A rule is unreachable (an error: the policy
@@ -38,24 +84,31 @@ static bool check_entry_named(const struct policy_rule *r, size_t e)
  * names; when it holds for some only, the rule still works for the others
  * and a warning names the shadowed ones (those named by themselves: a group
  * overlapping earlier rules is ordinary). A rule whose conditions cannot
- * hold for any of its syscalls gets a warning.
+ * hold for any of its syscalls gets a warning. Implicit rules shadowing it:
+ * check_rule_implicit.
  */
 static int check_rule_shadow(const struct policy *p, const struct policy_rule *r,
 			     const size_t *decided_by, struct policy_diags *diags)
 {
-	size_t shadowed = 0, never = 0;
+	size_t shadowed = 0, never = 0, implicit = 0;
 	char where[512];
 	int e = 0;
 
 	for (size_t i = 0; i < r->n_syscalls; i++) {
+		size_t by = decided_by[r->syscalls[i]];
 		struct kform kf;
 
 		kform_build(r, i, &kf);
-		if (decided_by[r->syscalls[i]])
+		if (by && p->rules[by - 1].implicit)
+			implicit++;
+		else if (by)
 			shadowed++;
 		else if (kf.kind == KF_FALSE)
 			never++;
 	}
+	if (implicit)
+		return check_rule_implicit(p, r, decided_by,
+					   shadowed + never + implicit == r->n_syscalls, diags);
 	if (shadowed == 0 && never < r->n_syscalls)
 		return 0;
 	if (shadowed == 0)
@@ -239,7 +292,11 @@ int policy_finish(struct policy *p, struct policy_diags *diags)
 		return -EINVAL;
 	if (p->finished)
 		return p->failed ? -EINVAL : 0;
-	r = check_policy(p, diags);
+	r = implicit_add(p, diags);
+	if (r < 0 && r != -ENOMEM)
+		p->failed = true; /* a set's own text is wrong: a bug the tests catch */
+	if (r == 0)
+		r = check_policy(p, diags);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -247,6 +304,8 @@ int policy_finish(struct policy *p, struct policy_diags *diags)
 	r = check_index(p);
 	if (r == 0)
 		r = index_build(p);
+	if (r == 0)
+		r = moves_build(p);
 	if (r < 0)
 		return r;
 	p->finished = true;

@@ -172,6 +172,34 @@ static void compile_plan_syscall(const struct policy *p, int nr, uint32_t def,
 	plan->notified = action == SCMP_ACT_NOTIFY || def == SCMP_ACT_NOTIFY;
 }
 
+/*
+ * A move (rename, link) the policy lets run is checked against its path
+ * patterns in the supervisor (moves.c): no call of it may be allowed in the
+ * kernel. A plan that could (an allow, or a default allow for the calls
+ * the rules leave) sends every call up instead, which case 3 always may.
+ */
+static void compile_plan_moves(const struct policy *p, int nr, uint32_t def,
+			       struct compile_plan *plan)
+{
+	bool allows;
+
+	if (!moves_checked(p, nr))
+		return;
+	switch (plan->kind) {
+	case PLAN_DEFAULT:
+		allows = def == SCMP_ACT_ALLOW;
+		break;
+	case PLAN_ALL:
+		allows = plan->action == SCMP_ACT_ALLOW;
+		break;
+	default:
+		allows = plan->action == SCMP_ACT_ALLOW || def == SCMP_ACT_ALLOW;
+		break;
+	}
+	if (allows)
+		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
+}
+
 /* One set of comparisons, ANDed: a libseccomp rule. */
 struct compile_chain {
 	struct scmp_arg_cmp cmp[6];
@@ -304,15 +332,26 @@ static int compile_try_plan(const struct policy *p, int nr, uint32_t def, struct
 	return 0;
 }
 
+/* The plan for nr, whether rules name it or not. */
+static int compile_plan_of(const struct policy *p, int nr, uint32_t def, struct compile_plan *plan)
+{
+	int r = 0;
+
+	*plan = (struct compile_plan){ .notified = def == SCMP_ACT_NOTIFY };
+	if (p->by_nr_start[nr] < p->by_nr_start[nr + 1]) {
+		compile_plan_syscall(p, nr, def, plan);
+		r = compile_try_plan(p, nr, def, plan);
+	}
+	compile_plan_moves(p, nr, def, plan);
+	return r;
+}
+
 bool compile_syscall_in_kernel(const struct policy *p, int nr)
 {
 	uint32_t def = compile_kernel_action(&p->def);
 	struct compile_plan plan;
 
-	if (p->by_nr_start[nr] == p->by_nr_start[nr + 1])
-		return def != SCMP_ACT_NOTIFY;
-	compile_plan_syscall(p, nr, def, &plan);
-	if (compile_try_plan(p, nr, def, &plan) < 0)
+	if (compile_plan_of(p, nr, def, &plan) < 0)
 		return false;
 	return plan.kind == PLAN_DEFAULT ? def != SCMP_ACT_NOTIFY : plan.action != SCMP_ACT_NOTIFY;
 }
@@ -366,18 +405,14 @@ static int compile_build(const struct policy *p, const struct policy_landlock *l
 	if (r < 0)
 		return r;
 	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
-		struct compile_plan plan = { .notified = def == SCMP_ACT_NOTIFY };
+		struct compile_plan plan;
 
-		r = 0;
 		if (ll && policy_landlock_decides(ll, nr)) {
 			r = landlock_compile_syscall(ctx, ll, nr, def, &plan.notified);
 		} else {
-			if (p->by_nr_start[nr] < p->by_nr_start[nr + 1]) {
-				compile_plan_syscall(p, nr, def, &plan);
-				r = compile_try_plan(p, nr, def, &plan);
-			}
+			r = compile_plan_of(p, nr, def, &plan);
 			compile_plan_landlock(ll, nr, def, &plan);
-			if (r == 0)
+			if (r == 0 && plan.kind != PLAN_DEFAULT)
 				r = compile_add_plan(ctx, p, nr, &plan);
 		}
 		if (r < 0)

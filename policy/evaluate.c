@@ -341,6 +341,35 @@ static int evaluate_walk(struct eval_ctx *x, struct policy_decision *ret)
 	return 0;
 }
 
+/*
+ * A move (rename, link) the rules let run must not carry a file across a
+ * path pattern (moves.c): refused with EXDEV, blamed on the rule the
+ * pattern belongs to. Both paths are read for it; one that cannot be read
+ * fails the call closed, as for any rule.
+ */
+static void evaluate_moves(struct eval_ctx *x, struct policy_decision *ret)
+{
+	const struct policy_rule *r;
+	size_t rule;
+
+	if ((ret->action != POLICY_ALLOW && ret->action != POLICY_LOG) ||
+	    !moves_checked(x->p, x->call->nr))
+		return;
+	for (int n = 0; n < 2; n++)
+		if (evaluate_fetch_path(x, n) < 0) {
+			*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM,
+							 .line = ret->line, .file = ret->file,
+							 .path_consulted = true };
+			return;
+		}
+	ret->path_consulted = true;
+	if (moves_check(x->p, x->path[0], x->path[1], &rule) == 0)
+		return;
+	r = &x->p->rules[rule];
+	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EXDEV, .line = r->line,
+					 .file = r->file, .path_consulted = true };
+}
+
 int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 			 const struct policy_args_ops *ops, void *userdata,
 			 struct policy_decision *ret)
@@ -358,6 +387,8 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 	x.fsrc = flags_source_of(x.pc, &x.farg, &x.fconst);
 	x.is_sendto = call->nr == SYS_sendto;
 	r = evaluate_walk(&x, ret);
+	if (r == 0)
+		evaluate_moves(&x, ret);
 	for (int c = 0; c < 3; c++)
 		pathset_iter_free(x.iters[c]);
 	return r;
@@ -393,10 +424,12 @@ int evaluate_linear(const struct policy *p, const struct policy_call *call,
 		}
 		if (m > 0) {
 			evaluate_decide(r, false, x.consulted, ret);
+			evaluate_moves(&x, ret);
 			return 0;
 		}
 	}
 	evaluate_decide(&p->def, true, x.consulted, ret);
+	evaluate_moves(&x, ret);
 	return 0;
 }
 

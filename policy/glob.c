@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +126,54 @@ bool policy_glob_match(const char *pattern, const char *path)
 		nxt = t;
 	}
 	return cur[len];
+}
+
+/* The live states once path is consumed (set holds len + 1 bytes); false when none lives. */
+static bool glob_states_after(const char *pat, size_t len, const char *path, uint8_t *set,
+			      uint8_t *tmp)
+{
+	memset(set, 0, len + 1);
+	glob_add_state(pat, len, set, 0);
+	for (const char *c = path; *c; c++) {
+		if (!glob_step(pat, len, set, tmp, *c)) {
+			memset(set, 0, len + 1);
+			return false;
+		}
+		memcpy(set, tmp, len + 1);
+	}
+	return true;
+}
+
+/*
+ * Does the pattern tell name a from name b, or a name beneath one from the
+ * same name beneath the other (a/x from b/x)? Not when it matches both or
+ * neither, and the automaton is in the same states after "a/" as after
+ * "b/": then whatever follows meets the same fate under either. Different
+ * states may still accept the same names ("**" spelt twice): then they are
+ * told apart all the same, which only makes a move check stricter.
+ */
+bool policy_glob_tells_apart(const char *pattern, const char *a, const char *b)
+{
+	size_t len = strlen(pattern), la = strlen(a), lb = strlen(b);
+	_cleanup_free_ uint8_t *mem = calloc(3, len + 1);
+	_cleanup_free_ char *sa = malloc(la + 2), *sb = malloc(lb + 2);
+	uint8_t *s1, *s2, *tmp;
+	bool m1, m2;
+
+	if (!mem || !sa || !sb)
+		return true; /* no memory: told apart, the move is refused */
+	s1 = mem;
+	s2 = mem + len + 1;
+	tmp = mem + 2 * (len + 1);
+	glob_states_after(pattern, len, a, s1, tmp);
+	glob_states_after(pattern, len, b, s2, tmp);
+	m1 = s1[len];
+	m2 = s2[len];
+	if (m1 != m2)
+		return true;
+	snprintf(sa, la + 2, "%s%s", a, la && a[la - 1] == '/' ? "" : "/");
+	snprintf(sb, lb + 2, "%s%s", b, lb && b[lb - 1] == '/' ? "" : "/");
+	glob_states_after(pattern, len, sa, s1, tmp);
+	glob_states_after(pattern, len, sb, s2, tmp);
+	return memcmp(s1, s2, len + 1) != 0;
 }

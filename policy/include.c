@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -61,6 +62,7 @@ int include_read(struct policy *p, const char *path, bool top, char **ret_text, 
 {
 	_cleanup_free_ char *canonical = realpath(path, NULL);
 	_cleanup_fclose_ FILE *f = NULL;
+	struct stat st;
 	int r;
 
 	if (!canonical)
@@ -74,6 +76,11 @@ int include_read(struct policy *p, const char *path, bool top, char **ret_text, 
 	f = fopen(canonical, "re");
 	if (!f)
 		return negative_errno();
+	/* fopen opens a directory; reading it would fail as a bare EIO. */
+	if (fstat(fileno(f), &st) < 0)
+		return negative_errno();
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
 	r = policy_read_file(f, ret_text, ret_len);
 	if (r < 0)
 		return r;

@@ -122,7 +122,22 @@ struct policy_rule {
 	size_t n_cond_words;
 	int flags_col; /* of the first access= or flags= */
 	int net_col;   /* of the first family=, addr=, port= or unix= */
-	bool generated; /* from an OCI profile: no shadowing diagnostics */
+	bool generated; /* from an OCI profile or implicit: no shadowing diagnostics */
+	bool implicit;  /* an implicit rule (implicit.c), before every rule of the author's */
+};
+
+/* The implicit rule sets (implicit.c) and where one was turned off. */
+#define POLICY_IMPLICIT_SETS 6
+struct policy_implicit_off {
+	const char *file; /* NULL: not turned off */
+	int line;
+	int col;
+};
+
+/* A path pattern a move must not cross (moves.c), with the first rule that has it. */
+struct policy_move_pattern {
+	const char *pattern; /* owned by the rule */
+	size_t rule;
 };
 
 /* The evaluation index of one syscall (index.c). */
@@ -160,6 +175,11 @@ struct policy {
 	size_t include_depth;
 	char **included; /* every file read so far (canonical), read once */
 	size_t n_included;
+	struct policy_implicit_off implicit_off[POLICY_IMPLICIT_SETS];
+	bool implicit_on[POLICY_IMPLICIT_SETS]; /* added: the policy has what the set guards */
+	size_t n_implicit;                      /* rules[0..n_implicit) are implicit */
+	struct policy_move_pattern *moves;      /* every path pattern, once (moves.c) */
+	size_t n_moves;
 };
 
 static inline bool policy_rule_is_unconditional(const struct policy_rule *r)
@@ -346,6 +366,22 @@ void pathset_iter_free(struct pathset_iter *it);
 
 int parse_text_in(struct policy *p, const char *name, const char *dir, const char *text,
 		  struct policy_diags *diags, size_t *ret_errors);
+
+/* moves.c */
+/* Does nr give an existing file a new name (rename, renameat(2), link, linkat)? */
+bool moves_syscall(int nr);
+/* Is an allowed call of nr checked against the patterns (a move, and the policy has some)? */
+bool moves_checked(const struct policy *p, int nr);
+int moves_build(struct policy *p);
+void moves_free(struct policy *p);
+/* 1 and the rule whose pattern tells the names apart (the move is refused), or 0. */
+int moves_check(const struct policy *p, const char *from, const char *to, size_t *ret_rule);
+
+/* implicit.c */
+/* `implicit NAME off`. */
+void implicit_parse(struct parser *ps, const struct lexer_line *words);
+/* At policy_finish: puts the sets the policy needs before its rules; warns about those off. */
+int implicit_add(struct policy *p, struct policy_diags *diags);
 
 /* include.c */
 /* include FILE: a policy or an OCI profile, relative to the including file. */

@@ -5,6 +5,7 @@
  *   ACTION SYSCALL|@GROUP... [CONDITION...] [ERRNO | VALUE]
  *   default ACTION [ERRNO | VALUE]
  *   include FILE                  (include.c; a .json file: oci.c)
+ *   implicit NAME off             (implicit.c)
  *
  * Groups and categories (groups.c) add their syscalls to the rule, each
  * with how it entered (ENTRY_* in internal.h); conditions (condition.c,
@@ -110,9 +111,9 @@ static int parse_action_word(const char *s, enum policy_action *ret)
 
 static void parse_bad_action(struct parser *ps, const struct lexer_token *t, bool with_default)
 {
-	static const char *const words[] = { "allow",  "deny",	 "kill",
-					     "log",    "return", "default", "include" };
-	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 2;
+	static const char *const words[] = { "allow",  "deny",	  "kill",    "log",
+					     "return", "default", "include", "implicit" };
+	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 3;
 	const char *near = NULL;
 	char hint[64];
 
@@ -122,7 +123,7 @@ static void parse_bad_action(struct parser *ps, const struct lexer_token *t, boo
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 	parser_error(ps, t->col, near ? hint : NULL, "unknown action '%s': expected %s", t->text,
-		     with_default ? "allow, deny, kill, log, return, default or include"
+		     with_default ? "allow, deny, kill, log, return, default, include or implicit"
 				  : "allow, deny, kill, log or return");
 }
 
@@ -547,6 +548,8 @@ static void parse_line(struct parser *ps, char *text, struct lexer_line *words)
 		include_parse(ps, words);
 	else if (strcmp(words->tokens[0].text, "default") == 0)
 		parse_default(ps, words);
+	else if (strcmp(words->tokens[0].text, "implicit") == 0)
+		implicit_parse(ps, words);
 	else if (parse_action_word(words->tokens[0].text, &action) == 0)
 		parse_rule(ps, action, words);
 	else
@@ -575,6 +578,7 @@ void policy_free(struct policy *p)
 	strv_free(p->include_stack, p->include_depth);
 	strv_free(p->included, p->n_included);
 	index_free(p);
+	moves_free(p);
 	free(p->by_nr);
 	free(p->by_entry);
 	free(p);
@@ -721,7 +725,10 @@ int policy_parse_file(struct policy *p, const char *path, struct policy_diags *d
 		include_pop(p);
 		return r;
 	}
-	if (diag_add(diags, POLICY_ERROR, path, 0, 0, NULL, "cannot read: %s", strerror(-r)) < 0)
+	if (diag_add(diags, POLICY_ERROR, path, 0, 0,
+		     r == -EISDIR ? "give a policy file; unotifyd --policy-dir takes a directory"
+				  : NULL,
+		     "cannot read: %s", strerror(-r)) < 0)
 		r = -ENOMEM;
 	p->failed = true;
 	return r;

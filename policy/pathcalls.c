@@ -54,7 +54,7 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(rmdir, -1, 0, D, -1, -1, 0, -1, true, MUTATE),
 	CALL(mkdir, -1, 0, C, -1, -1, 0, -1, true, MUTATE),
 	CALL(mknod, -1, 0, C, -1, -1, 0, -1, true, MUTATE),
-	CALL(rename, -1, 0, D, -1, 1, C, -1, true, MUTATE),
+	CALL(rename, -1, 0, D, -1, 1, C | D, -1, true, MUTATE),
 	CALL(link, -1, 0, R, -1, 1, C, -1, false, MUTATE),
 	CALL(symlink, -1, -1, 0, -1, 1, C, -1, true, MUTATE),
 	CALL(chmod, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
@@ -67,8 +67,14 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(unlinkat, 0, 1, D, -1, -1, 0, 2, true, MUTATE),
 	CALL(mkdirat, 0, 1, C, -1, -1, 0, -1, true, MUTATE),
 	CALL(mknodat, 0, 1, C, -1, -1, 0, -1, true, MUTATE),
-	CALL(renameat, 0, 1, D, 2, 3, C, -1, true, MUTATE),
-	CALL(renameat2, 0, 1, D, 2, 3, C, 4, true, MUTATE),
+	/*
+	 * A rename's target is created, and deleted when it exists (renamed
+	 * onto); RENAME_EXCHANGE also creates the source's name anew. What a
+	 * move does to the files beneath and to the rules of their names is
+	 * the move check's (policy/moves.c).
+	 */
+	CALL(renameat, 0, 1, D, 2, 3, C | D, -1, true, MUTATE),
+	CALL(renameat2, 0, 1, D, 2, 3, C | D, 4, true, MUTATE),
 	CALL(linkat, 0, 1, R, 2, 3, C, 4, true, MUTATE),
 	/* symlinkat(target, newdirfd, linkpath): the target is stored text, never resolved. */
 	CALL(symlinkat, -1, -1, 0, 1, 2, C, -1, true, MUTATE),

@@ -205,6 +205,12 @@ const char *policy_action_name(enum policy_action a);
 
 /* Glob match: '*' and '?' within one path component, '**' across. */
 bool policy_glob_match(const char *pattern, const char *path);
+/*
+ * Could the pattern tell name a from name b, or a/x from b/x for some x
+ * (what a rename or link of a to b would change)? May say yes for patterns
+ * that cannot (never no for one that can).
+ */
+bool policy_glob_tells_apart(const char *pattern, const char *a, const char *b);
 
 /* ---- Introspection (explain, check) ---- */
 
@@ -246,6 +252,23 @@ int policy_rule_needs(const struct policy *p, size_t i, int nr, enum policy_need
 		      enum policy_enforcement *ret_how);
 /* Why a syscall's memory-decided verdicts are enforced the way they are (static text). */
 const char *policy_enforcement_reason(int nr);
+
+/*
+ * Implicit rule sets (unotify.policy(5), IMPLICIT RULES): rules added before
+ * a policy's own when it has path or network rules, so that those cannot be
+ * walked around (chroot and mounts, file handles, device nodes, io_uring,
+ * raw sockets). They are ordinary rules of files named "implicit:NAME".
+ * i from 0; -ENOENT past the last set. p may be NULL (names only).
+ */
+struct policy_implicit_info {
+	const char *name;     /* "fixed-view" */
+	const char *gap;      /* what a program can do without the set */
+	bool on;              /* added to this policy (after policy_finish) */
+	const char *off_file; /* where `implicit NAME off` turned it off, or NULL */
+	int off_line;
+};
+
+int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret);
 
 /* Named groups (@file-read, @network-io...): 0 and the sorted numbers, -ENOENT when unknown. */
 int policy_group_expand(const char *name, int *nrs, size_t size, size_t *ret_n);

@@ -19,7 +19,8 @@
 
 /*
  * One letter an argument: d dirfd, p path, q second path, f open flags,
- * m mode (octal), i signed integer, x anything else (hex).
+ * m mode (octal), i signed integer, v an exec's argv (["sh", "-c", ...],
+ * as strace shows it, when it was read), x anything else (hex).
  */
 static const struct {
 	int nr;
@@ -73,8 +74,8 @@ static const struct {
 	{ SYS_getuid, "" },
 	{ SYS_exit, "i" },
 	{ SYS_exit_group, "i" },
-	{ SYS_execve, "pxx" },
-	{ SYS_execveat, "dpxxx" },
+	{ SYS_execve, "pvx" },
+	{ SYS_execveat, "dpvxx" },
 	{ SYS_socket, "iii" },
 	{ SYS_connect, "ixi" },
 	{ SYS_bind, "ixi" },
@@ -143,8 +144,24 @@ static void audit_put_open_flags(struct audit_buf *b, uint64_t flags)
 	}
 }
 
+/* ["sh", "-c", "echo hi"]: each string escaped; "..." after what was cut. */
+static void audit_put_argv(struct audit_buf *b, const struct audit_argv *argv)
+{
+	abuf_putc(b, '[');
+	for (size_t i = 0; i < argv->n; i++) {
+		if (i)
+			abuf_put(b, ", ");
+		abuf_put_quoted(b, argv->args[i]);
+		if (argv->cut[i])
+			abuf_put(b, "...");
+	}
+	if (argv->more)
+		abuf_put(b, argv->n ? ", ..." : "...");
+	abuf_putc(b, ']');
+}
+
 static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char *path_arg,
-			  const char *path_arg2)
+			  const char *path_arg2, const struct audit_argv *argv)
 {
 	if (kind == 'q') {
 		kind = 'p';
@@ -166,6 +183,12 @@ static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char
 	case 'f':
 		audit_put_open_flags(b, v);
 		break;
+	case 'v':
+		if (argv)
+			audit_put_argv(b, argv);
+		else
+			abuf_put_hex(b, v);
+		break;
 	case 'm':
 		abuf_put_oct(b, v & 07777);
 		break;
@@ -178,7 +201,7 @@ static void audit_put_arg(struct audit_buf *b, char kind, uint64_t v, const char
 }
 
 void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const char *path_arg,
-		       const char *path_arg2)
+		       const char *path_arg2, const struct audit_argv *argv)
 {
 	const char *kinds = audit_kinds(nr);
 
@@ -194,7 +217,7 @@ void audit_args_format(struct audit_buf *b, int nr, const uint64_t *args, const 
 			flags = args[i];
 		if (i)
 			abuf_put(b, ", ");
-		audit_put_arg(b, kinds[i], args[i], path_arg, path_arg2);
+		audit_put_arg(b, kinds[i], args[i], path_arg, path_arg2, argv);
 	}
 	abuf_putc(b, ')');
 }

@@ -2,6 +2,8 @@
 /* Built --without-systemd: there is no journal to write to. */
 #include "config.h"
 
+#include <errno.h>
+
 #include "audit-args.h"
 
 bool audit_journal_available(void)
@@ -9,7 +11,8 @@ bool audit_journal_available(void)
 	return false;
 }
 
-void audit_journal_write(const struct audit_record *r)
+int audit_journal_write(const struct audit_record *r)
 {
 	(void)r;
+	return -EOPNOTSUPP;
 }

@@ -14,13 +14,13 @@ bool audit_journal_available(void)
 	return true;
 }
 
-void audit_journal_write(const struct audit_record *r)
+int audit_journal_write(const struct audit_record *r)
 {
 	const char *name = policy_syscall_name(r->nr);
 	char nr[16];
 
 	snprintf(nr, sizeof(nr), "%d", r->nr);
-	sd_journal_send("MESSAGE=%s %s%s%s -> %s", r->sandbox ? r->sandbox : "run",
+	return sd_journal_send("MESSAGE=%s %s%s%s -> %s", r->sandbox ? r->sandbox : "run",
 			name ? name : nr, r->path ? " " : "", r->path ? r->path : "", r->verdict,
 			"PRIORITY=%d", strcmp(r->verdict, "deny") == 0 ? 5 : 6,
 			"SANDBOX=%s", r->sandbox ? r->sandbox : "", "PID=%d", (int)r->pid,

@@ -18,12 +18,13 @@
 #include <unistd.h>
 
 #include "audit-queue.h"
+#include "audit-sink.h"
 #include "lib/util.h"
 
 #define AUDIT_QUEUE_SIZE (256 * 1024)
 
 struct audit_queue {
-	int fd;
+	struct audit_sink *sink;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char *active, *spare;
@@ -31,20 +32,6 @@ struct audit_queue {
 	bool stop;
 	pthread_t thread;
 };
-
-static void audit_queue_write(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return; /* a broken trail cannot be mended from here */
-		p += n;
-		len -= (size_t)n;
-	}
-}
 
 /* Takes what gathered; the lock is held on entry and on return. */
 static void audit_queue_drain(struct audit_queue *q)
@@ -56,7 +43,7 @@ static void audit_queue_drain(struct audit_queue *q)
 	q->spare = full;
 	q->len = 0;
 	pthread_mutex_unlock(&q->lock);
-	audit_queue_write(q->fd, full, len);
+	audit_sink_write(q->sink, full, len);
 	pthread_mutex_lock(&q->lock);
 }
 
@@ -102,14 +89,14 @@ static int audit_queue_spawn(struct audit_queue *q)
 	return r;
 }
 
-int audit_queue_start(int fd, struct audit_queue **ret)
+int audit_queue_start(struct audit_sink *sink, struct audit_queue **ret)
 {
 	struct audit_queue *q = calloc(1, sizeof(*q));
 	int r;
 
 	if (!q)
 		return -ENOMEM;
-	q->fd = fd;
+	q->sink = sink;
 	q->active = malloc(AUDIT_QUEUE_SIZE);
 	q->spare = malloc(AUDIT_QUEUE_SIZE);
 	pthread_mutex_init(&q->lock, NULL);
@@ -130,11 +117,11 @@ void audit_queue_push(struct audit_queue *q, const char *line, size_t len)
 	pthread_mutex_lock(&q->lock);
 	if (q->len + len > AUDIT_QUEUE_SIZE) {
 		/* Full: this thread pays for the write rather than lose a record. */
-		audit_queue_write(q->fd, q->active, q->len);
+		audit_sink_write(q->sink, q->active, q->len);
 		q->len = 0;
 	}
 	if (len > AUDIT_QUEUE_SIZE) {
-		audit_queue_write(q->fd, line, len);
+		audit_sink_write(q->sink, line, len);
 	} else {
 		if (q->len == 0)
 			pthread_cond_signal(&q->wake);

@@ -4,6 +4,13 @@
  * with a single write(2) on an O_APPEND fd, so lines from several
  * supervising threads never interleave and no lock is held on the round
  * trip. Text records avoid stdio altogether (audit-buf.h says why).
+ *
+ * What decided comes first (syscall, verdict, errno or value, rule), then
+ * what the call was (its arguments, paths, address): values from the
+ * target are cut at AUDIT_FIELD_MAX bytes, visibly ("..." and a
+ * truncated= field naming them), so a record always says its verdict and
+ * rule however long its paths. What cannot be written is counted
+ * (audit-sink.c).
  */
 #include "config.h"
 
@@ -20,15 +27,57 @@
 #include "audit-args.h"
 #include "audit-buf.h"
 #include "audit-queue.h"
+#include "audit-sink.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
+/* Bytes of one value from the target (a path, an address) kept in a record. */
+#define AUDIT_FIELD_MAX 1024
+
 struct audit {
-	int fd;
-	bool owned;
+	struct audit_sink sink;
 	enum audit_format format;
+	enum audit_level level;    /* set before the first record, read-only after */
 	struct audit_queue *queue; /* NULL: each record written at once */
 };
+
+static const char *const audit_level_names[] = {
+	[AUDIT_LEVEL_DENY] = "deny",
+	[AUDIT_LEVEL_ALL] = "all",
+	[AUDIT_LEVEL_NONE] = "none",
+};
+
+int audit_level_parse(const char *s, enum audit_level *ret)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(audit_level_names); i++)
+		if (strcmp(s, audit_level_names[i]) == 0) {
+			*ret = (enum audit_level)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *audit_level_name(enum audit_level level)
+{
+	return level < ARRAY_SIZE(audit_level_names) ? audit_level_names[level] : "?";
+}
+
+void audit_set_level(struct audit *a, enum audit_level level)
+{
+	a->level = level;
+}
+
+bool audit_wants(const struct audit *a, const char *verdict)
+{
+	switch (a->level) {
+	case AUDIT_LEVEL_ALL:
+		return true;
+	case AUDIT_LEVEL_NONE:
+		return false;
+	default:
+		return strcmp(verdict, "allow") != 0;
+	}
+}
 
 int audit_format_parse(const char *s, enum audit_format *ret)
 {
@@ -58,33 +107,45 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret)
 	if (format == AUDIT_JOURNAL && !audit_journal_available())
 		return -EOPNOTSUPP;
 	a->format = format;
-	a->fd = STDERR_FILENO;
-	if (path && strcmp(path, "-") != 0) {
-		/* Append, so a trail shared by several runs loses nothing. */
-		a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
-		if (a->fd < 0)
-			return negative_errno();
-		a->owned = true;
+	if (format != AUDIT_JOURNAL) {
+		int r = audit_sink_open(&a->sink, path);
+
+		if (r < 0)
+			return r;
+	} else {
+		a->sink.fd = -1;
 	}
 	*ret = steal_pointer(&a);
 	return 0;
+}
+
+uint64_t audit_lost(struct audit *a, int *ret_error)
+{
+	if (!a)
+		return 0;
+	if (ret_error)
+		*ret_error = atomic_load(&a->sink.error);
+	return atomic_load(&a->sink.lost);
 }
 
 int audit_set_async(struct audit *a)
 {
 	if (a->format == AUDIT_JOURNAL || a->queue)
 		return 0;
-	return audit_queue_start(a->fd, &a->queue);
+	return audit_queue_start(&a->sink, &a->queue);
 }
 
-void audit_close(struct audit *a)
+uint64_t audit_close(struct audit *a)
 {
+	uint64_t lost;
+
 	if (!a)
-		return;
+		return 0;
 	audit_queue_stop(a->queue);
-	if (a->owned)
-		a->fd = safe_close(a->fd);
+	lost = atomic_load(&a->sink.lost);
+	audit_sink_close(&a->sink);
 	free(a);
+	return lost;
 }
 
 /* The second is formatted once per thread and second: the round trip is short. */
@@ -132,7 +193,41 @@ static void audit_put_optional(struct audit_buf *b, const char *key, const char 
 	abuf_put_field(b, value);
 }
 
-static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
+/* Values from the target, cut at AUDIT_FIELD_MAX bytes ("..." added): what a record shows. */
+struct audit_cut {
+	char path_arg[AUDIT_FIELD_MAX + 4], path_arg2[AUDIT_FIELD_MAX + 4];
+	char path[AUDIT_FIELD_MAX + 4], path2[AUDIT_FIELD_MAX + 4], addr[AUDIT_FIELD_MAX + 4];
+	struct audit_record r;
+	char truncated[64]; /* "args,path": the fields cut, or "" */
+};
+
+static const char *audit_cut_one(struct audit_cut *c, const char *v, char *buf, const char *name)
+{
+	size_t n;
+
+	if (!v || strlen(v) <= AUDIT_FIELD_MAX)
+		return v;
+	memcpy(buf, v, AUDIT_FIELD_MAX);
+	memcpy(buf + AUDIT_FIELD_MAX, "...", 4);
+	n = strlen(c->truncated);
+	if (!strstr(c->truncated, name))
+		snprintf(c->truncated + n, sizeof(c->truncated) - n, "%s%s", n ? "," : "", name);
+	return buf;
+}
+
+static void audit_cut(const struct audit_record *r, struct audit_cut *c)
+{
+	c->truncated[0] = '\0';
+	c->r = *r;
+	c->r.path_arg = audit_cut_one(c, r->path_arg, c->path_arg, "args");
+	c->r.path_arg2 = audit_cut_one(c, r->path_arg2, c->path_arg2, "args");
+	c->r.path = audit_cut_one(c, r->path, c->path, "path");
+	c->r.path2 = audit_cut_one(c, r->path2, c->path2, "path2");
+	c->r.addr = audit_cut_one(c, r->addr, c->addr, "addr");
+}
+
+static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
+			      const char *truncated)
 {
 	const char *name = policy_syscall_name(r->nr);
 
@@ -145,11 +240,6 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
 		abuf_put(b, name);
 	else
 		abuf_put_i64(b, r->nr);
-	abuf_put(b, " args=");
-	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2);
-	audit_put_optional(b, " path=", r->path);
-	audit_put_optional(b, " path2=", r->path2);
-	audit_put_optional(b, " addr=", r->addr);
 	abuf_put(b, " verdict=");
 	abuf_put(b, r->verdict);
 	if (strcmp(r->verdict, "deny") == 0) {
@@ -161,9 +251,16 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r)
 		abuf_put_i64(b, r->value);
 	}
 	audit_put_rule(b, r);
+	abuf_put(b, " args=");
+	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2, r->argv);
+	audit_put_optional(b, " path=", r->path);
+	audit_put_optional(b, " path2=", r->path2);
+	audit_put_optional(b, " addr=", r->addr);
+	if (truncated[0])
+		audit_put_optional(b, " truncated=", truncated);
 }
 
-static struct json_object *audit_json_object(const struct audit_record *r)
+static struct json_object *audit_json_object(const struct audit_record *r, const char *truncated)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	const char *name = policy_syscall_name(r->nr);
@@ -185,17 +282,6 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 	json_object_object_add(o, "pid", json_object_new_int(r->pid));
 	json_object_object_add(o, "syscall",
 			       name ? json_object_new_string(name) : json_object_new_int(r->nr));
-	for (int i = 0; i < 6; i++) {
-		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)r->args[i]);
-		json_object_array_add(args, json_object_new_string(hex));
-	}
-	json_object_object_add(o, "args", args);
-	if (r->path)
-		json_object_object_add(o, "path", json_object_new_string(r->path));
-	if (r->path2)
-		json_object_object_add(o, "path2", json_object_new_string(r->path2));
-	if (r->addr)
-		json_object_object_add(o, "addr", json_object_new_string(r->addr));
 	json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
 	if (strcmp(r->verdict, "deny") == 0)
 		json_object_object_add(o, "errno",
@@ -203,47 +289,57 @@ static struct json_object *audit_json_object(const struct audit_record *r)
 	if (strcmp(r->verdict, "return") == 0)
 		json_object_object_add(o, "value", json_object_new_int64(r->value));
 	json_object_object_add(o, "rule", json_object_new_string(rule));
-	return o;
-}
-
-/* One write(2): partial writes only happen on errors we cannot mend anyway. */
-static void audit_write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= (size_t)n;
+	for (int i = 0; i < 6; i++) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)r->args[i]);
+		json_object_array_add(args, json_object_new_string(hex));
 	}
+	json_object_object_add(o, "args", args);
+	if (r->argv) {
+		struct json_object *argv = json_object_new_array();
+
+		if (r->path_arg)
+			json_object_object_add(o, "program", json_object_new_string(r->path_arg));
+		for (size_t i = 0; i < r->argv->n; i++)
+			json_object_array_add(argv, json_object_new_string(r->argv->args[i]));
+		json_object_object_add(o, "argv", argv);
+		if (r->argv->more)
+			json_object_object_add(o, "argv_truncated", json_object_new_boolean(1));
+	}
+	if (r->path)
+		json_object_object_add(o, "path", json_object_new_string(r->path));
+	if (r->path2)
+		json_object_object_add(o, "path2", json_object_new_string(r->path2));
+	if (r->addr)
+		json_object_object_add(o, "addr", json_object_new_string(r->addr));
+	if (truncated[0])
+		json_object_object_add(o, "truncated", json_object_new_string(truncated));
+	return o;
 }
 
 void audit_write(struct audit *a, const struct audit_record *r)
 {
-	/* Two paths of up to 4 KiB, each byte escaped to at most 4. */
+	/* Five values of at most AUDIT_FIELD_MAX bytes, each byte escaped to at most 4. */
 	char line[40 * 1024];
+	struct audit_cut cut;
 	struct audit_buf b;
 
 	if (a->format == AUDIT_JOURNAL) {
-		audit_journal_write(r);
+		if (audit_journal_write(r) < 0)
+			atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
+	audit_cut(r, &cut);
+	abuf_init(&b, line, sizeof(line));
 	if (a->format == AUDIT_JSON) {
-		struct json_object *o = audit_json_object(r);
-		const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+		struct json_object *o = audit_json_object(&cut.r, cut.truncated);
 
-		abuf_init(&b, line, sizeof(line));
-		abuf_put(&b, text);
+		abuf_put(&b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		abuf_init(&b, line, sizeof(line));
-		audit_format_text(&b, r);
+		audit_format_text(&b, &cut.r, cut.truncated);
 	}
 	if (a->queue)
 		audit_queue_push(a->queue, line, abuf_finish(&b, line));
 	else
-		audit_write_all(a->fd, line, abuf_finish(&b, line));
+		audit_sink_write(&a->sink, line, abuf_finish(&b, line));
 }

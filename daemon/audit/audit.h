@@ -3,6 +3,8 @@
  * The audit trail: one record per decision taken in user space.
  * Sinks: a stream (stderr or --log FILE) as text or JSON lines, or the
  * journal with structured fields (SANDBOX, PID, SYSCALL, PATH, VERDICT).
+ * Records that cannot be written are counted (audit_lost), never dropped
+ * silently.
  */
 #ifndef UNOTIFY_AUDIT_H
 #define UNOTIFY_AUDIT_H
@@ -18,6 +20,31 @@ enum audit_format {
 	AUDIT_JOURNAL,
 };
 
+/*
+ * An exec's argument vector as read from the target for the trail: bounded
+ * (the caller reads at most a few dozen strings of a few hundred bytes),
+ * cut[i] when args[i] was cut short, more when args stop before argv did.
+ */
+struct audit_argv {
+	const char *const *args;
+	const bool *cut;
+	size_t n;
+	bool more;
+};
+
+/*
+ * Which decisions reach the trail (--log-level). The default leaves out
+ * the allowed calls, which are most of a program's calls and none of what
+ * a reader of the trail looks for: it keeps denials, kills, returned
+ * values, `log` rules and fail-closed answers. Allowed calls are still
+ * counted (unotify run --stats, unotifyd's status).
+ */
+enum audit_level {
+	AUDIT_LEVEL_DENY, /* the default: every decision but allow */
+	AUDIT_LEVEL_ALL,  /* every decision */
+	AUDIT_LEVEL_NONE, /* nothing */
+};
+
 struct audit_record {
 	const char *sandbox;   /* NULL for `unotify run` */
 	pid_t pid;
@@ -28,6 +55,7 @@ struct audit_record {
 	const char *path_arg2; /* a second path (rename, link...) as read, or NULL */
 	const char *path2;     /* the second path as resolved, or NULL */
 	const char *addr;      /* the address (connect...): "inet:10.0.0.1:443", or NULL */
+	const struct audit_argv *argv; /* execve, execveat: argv as read, or NULL */
 	const char *verdict;   /* "allow", "deny", "kill", "log", "return" */
 	int error;             /* deny: errno */
 	int64_t value;         /* return: value */
@@ -44,11 +72,24 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret);
  * trip (audit-queue.h): they reach the file within a few milliseconds.
  */
 int audit_set_async(struct audit *a);
-/* Writes out every record still queued. */
-void audit_close(struct audit *a);
+/* Writes out every record still queued, then frees a; returns the records lost in all. */
+uint64_t audit_close(struct audit *a);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);
+/* "deny", "all" or "none"; -EINVAL otherwise. */
+int audit_level_parse(const char *s, enum audit_level *ret);
+const char *audit_level_name(enum audit_level level);
+/* Before the first record (AUDIT_LEVEL_DENY until then). */
+void audit_set_level(struct audit *a, enum audit_level level);
+/* Whether a decision with this verdict ("allow", "deny", ...) is to be recorded. */
+bool audit_wants(const struct audit *a, const char *verdict);
 /* Thread-safe: one whole line per record. */
 void audit_write(struct audit *a, const struct audit_record *r);
+/*
+ * How many records could not be written (whole or in part) so far, and the
+ * last error (errno) in *ret_error (may be NULL). Queued records count once
+ * their write failed: after audit_close() for the last of them.
+ */
+uint64_t audit_lost(struct audit *a, int *ret_error);
 
 #endif

@@ -122,8 +122,9 @@ static int bench_daemon_find(const char *given, char ret[PATH_MAX], char *error,
 }
 
 /* The temporary directory and the one policy in it. */
-static int bench_daemon_files(struct bench_daemon *d)
+static int bench_daemon_files(struct bench_daemon *d, const struct bench_config *cfg)
 {
+	char text[256];
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX + 32];
 	_cleanup_fclose_ FILE *f = NULL;
@@ -142,8 +143,8 @@ static int bench_daemon_files(struct bench_daemon *d)
 	f = fopen(path, "wxe");
 	if (!f)
 		return negative_errno();
-	fprintf(f, "# unotify bench: what the bare and lib supervisors answer\n"
-		"return getppid %d\ndefault allow\n", BENCH_REPLY_VALUE);
+	bench_policy_text(cfg, text, sizeof(text));
+	fprintf(f, "# unotify bench: what the bare and lib supervisors answer\n%s", text);
 	return fflush(f) == 0 ? 0 : negative_errno();
 }
 
@@ -299,13 +300,15 @@ static void bench_daemon_stop(struct bench_daemon *d)
 	free(d);
 }
 
-static int bench_daemon_start(struct bench_daemon *d, const char *exe, int sync,
-			      const struct bench_settings *set, char *error, size_t error_size)
+static int bench_daemon_start(struct bench_daemon *d, const char *exe,
+			      const struct bench_config *cfg, const struct bench_settings *set,
+			      char *error, size_t error_size)
 {
+	int sync = cfg->sync;
 	bool daemon_sync = false;
 	int r;
 
-	r = bench_daemon_files(d);
+	r = bench_daemon_files(d, cfg);
 	if (r < 0) {
 		snprintf(error, error_size, "cannot prepare unotifyd's directory %s: %s", d->dir,
 			 strerror(-r));
@@ -343,7 +346,7 @@ int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_se
 		return -ENOMEM;
 	r = bench_daemon_find(set->unotifyd, exe, error, error_size);
 	if (r >= 0)
-		r = bench_daemon_start(d, exe, cfg->sync, set, error, error_size);
+		r = bench_daemon_start(d, exe, cfg, set, error, error_size);
 	if (r < 0) {
 		bench_daemon_stop(d);
 		return r;

@@ -7,10 +7,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "floor.h"
 #include "lib/util.h"
 
 const struct bench_mode bench_modes[] = {
@@ -26,7 +31,8 @@ const struct bench_mode bench_modes[] = {
 	},
 	{
 		.name = "bare",
-		.summary = "hand-written RECV/SEND loop, raw ioctls, no library: the floor",
+		.summary = "hand-written loop, raw ioctls, no library: the floor (path calls: "
+			   "the safe-open floor)",
 		.target = BENCH_TARGET_NOTIFIED,
 		.flags = BENCH_MODE_SYNC | BENCH_MODE_WAIT | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
 		.prepare = bench_bare_prepare,
@@ -34,7 +40,8 @@ const struct bench_mode bench_modes[] = {
 	},
 	{
 		.name = "lib",
-		.summary = "libunotify in-process: unotify_supervise, decide returns 42",
+		.summary = "libunotify in-process: decide returns 42 (path calls: the engine, "
+			   "a path rule)",
 		.target = BENCH_TARGET_NOTIFIED,
 		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
 		.prepare = bench_lib_prepare,
@@ -43,7 +50,8 @@ const struct bench_mode bench_modes[] = {
 	},
 	{
 		.name = "daemon",
-		.summary = "through a private unotifyd, policy 'return getppid 42'",
+		.summary = "through a private unotifyd, policy 'return getppid 42' (path calls: "
+			   "a path rule)",
 		.target = BENCH_TARGET_NOTIFIED,
 		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
 		.row_start = bench_daemon_row_start,
@@ -56,8 +64,26 @@ const struct bench_mode bench_modes[] = {
 		.name = "futex",
 		.summary = "futex wake+wait ping-pong between two processes: the RPC baseline",
 		.target = BENCH_TARGET_FUTEX,
-		.flags = BENCH_MODE_PEER,
+		.flags = BENCH_MODE_PEER | BENCH_MODE_GETPPID,
 		.supervise = bench_futex_supervise,
+	},
+	{
+		.name = "bare-walk",
+		.summary = "path calls: the floor resolving with a user-space walk, not openat2",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER | BENCH_MODE_PATH,
+		.prepare = bench_bare_prepare,
+		.supervise = bench_floor_supervise,
+		.floor_flags = FLOOR_WALK,
+	},
+	{
+		.name = "bare-creds",
+		.summary = "path calls: the floor entering and leaving credentials per call",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER | BENCH_MODE_PATH,
+		.prepare = bench_bare_prepare,
+		.supervise = bench_floor_supervise,
+		.floor_flags = FLOOR_CREDS,
 	},
 };
 
@@ -69,6 +95,86 @@ const struct bench_mode *bench_mode_find(const char *name)
 		if (strcmp(bench_modes[i].name, name) == 0)
 			return &bench_modes[i];
 	return NULL;
+}
+
+static const struct {
+	const char *name;
+	const char *syscall; /* in a policy */
+	int nr;
+} bench_calls[BENCH_CALL_MAX] = {
+	[BENCH_CALL_GETPPID] = { "getppid", "getppid", SYS_getppid },
+	[BENCH_CALL_OPEN] = { "open", "openat", SYS_openat },
+	[BENCH_CALL_STAT] = { "stat", "newfstatat", SYS_newfstatat },
+	[BENCH_CALL_ACCESS] = { "access", "faccessat", SYS_faccessat },
+	[BENCH_CALL_READLINK] = { "readlink", "readlinkat", SYS_readlinkat },
+};
+
+const char *bench_call_name(enum bench_call c)
+{
+	return c < BENCH_CALL_MAX ? bench_calls[c].name : "?";
+}
+
+const char *bench_call_syscall(enum bench_call c)
+{
+	return c < BENCH_CALL_MAX ? bench_calls[c].syscall : "?";
+}
+
+int bench_call_nr(enum bench_call c)
+{
+	return c < BENCH_CALL_MAX ? bench_calls[c].nr : -1;
+}
+
+int bench_call_parse(const char *s, enum bench_call *ret)
+{
+	for (int i = 0; i < BENCH_CALL_MAX; i++)
+		if (strcmp(s, bench_calls[i].name) == 0) {
+			*ret = (enum bench_call)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void bench_call_path(const struct bench_config *cfg, const struct bench_settings *set, char *buf,
+		     size_t size)
+{
+	const char *name = cfg->missing ? "missing" : cfg->call == BENCH_CALL_READLINK ? "link"
+										: "file";
+
+	snprintf(buf, size, "%s/%s", set->files, name);
+}
+
+int bench_files_make(struct bench_settings *set)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[sizeof(set->files) + 16];
+	_cleanup_close_ int fd = -1;
+
+	snprintf(set->files, sizeof(set->files), "%s/unotify-bench-files.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(set->files)) {
+		set->files[0] = '\0';
+		return negative_errno();
+	}
+	snprintf(path, sizeof(path), "%s/file", set->files);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, BENCH_FILE_TEXT, strlen(BENCH_FILE_TEXT)) < 0)
+		return negative_errno();
+	snprintf(path, sizeof(path), "%s/link", set->files);
+	return symlink(BENCH_LINK_TEXT, path) < 0 ? negative_errno() : 0;
+}
+
+void bench_files_remove(struct bench_settings *set)
+{
+	char path[sizeof(set->files) + 16];
+
+	if (!set->files[0])
+		return;
+	snprintf(path, sizeof(path), "%s/file", set->files);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/link", set->files);
+	unlink(path);
+	rmdir(set->files);
+	set->files[0] = '\0';
 }
 
 static const char *const bench_pin_names[BENCH_PIN_MAX] = {
@@ -120,6 +226,9 @@ void bench_config_label(const struct bench_config *c, char *buf, size_t size)
 
 	snprintf(buf, size, "%s", c->mode->name);
 	len = strlen(buf);
+	if (c->call != BENCH_CALL_GETPPID && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " %s%s", bench_call_name(c->call),
+					c->missing ? " ENOENT" : "");
 	if (c->sync >= 0 && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " sync=%s", c->sync ? "on" : "off");
 	if ((c->mode->flags & BENCH_MODE_WAIT) && c->wait != BENCH_WAIT_BLOCK && len < size)
@@ -141,7 +250,8 @@ static bool bench_result_is_floor(const struct bench_result *f, const struct ben
 {
 	return f != res && f->status == BENCH_OK && strcmp(f->cfg.mode->name, "bare") == 0 &&
 	       f->cfg.wait == BENCH_WAIT_BLOCK && f->cfg.sync == sync &&
-	       f->cfg.pin == res->cfg.pin && f->cfg.threads == res->cfg.threads;
+	       f->cfg.pin == res->cfg.pin && f->cfg.threads == res->cfg.threads &&
+	       f->cfg.call == res->cfg.call && f->cfg.missing == res->cfg.missing;
 }
 
 /*
@@ -174,7 +284,8 @@ const struct bench_result *bench_result_sync_off(const struct bench_result *res,
 
 		if (all[i].status == BENCH_OK && c->mode == res->cfg.mode && c->sync == 0 &&
 		    c->wait == res->cfg.wait && c->pin == res->cfg.pin &&
-		    c->threads == res->cfg.threads)
+		    c->threads == res->cfg.threads && c->call == res->cfg.call &&
+		    c->missing == res->cfg.missing)
 			return &all[i];
 	}
 	return NULL;

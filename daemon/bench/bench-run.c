@@ -71,7 +71,7 @@ static void bench_signals_restore(const struct bench_signals *saved)
 	sigaction(SIGALRM, &saved->alrm, NULL);
 }
 
-static int bench_recv_fd(int sock, int *ret)
+int bench_recv_fd(int sock, int *ret)
 {
 	char byte;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };

@@ -17,7 +17,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
 #include "bench.h"
+#include "engine/enforce.h"
+#include "engine/policy-env.h"
+#include "floor.h"
 #include "lib/uapi.h"
 #include "lib/unotify.h"
 #include "lib/util.h"
@@ -65,7 +69,7 @@ struct bare {
 
 int bench_bare_prepare(struct bench_run *run)
 {
-	/* By value, not by pointer (FIELD-NOTES). Off is the default: nothing to ask then. */
+	/* By value, not by pointer (the kernel takes the flag itself). Off is the default. */
 	if (run->cfg->sync != 1)
 		return 0;
 	if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
@@ -218,6 +222,9 @@ int bench_bare_supervise(struct bench_run *run)
 	struct bare b;
 	int r;
 
+	if (run->cfg->call != BENCH_CALL_GETPPID)
+		return bench_floor_supervise(run);
+
 	r = bare_setup(&b, run);
 	if (r >= 0)
 		r = bare_loop(&b, run);
@@ -229,12 +236,159 @@ int bench_bare_supervise(struct bench_run *run)
 	return r;
 }
 
+/* ---------------------------------------------------------------- the safe-supervisor floor */
+
+/* floor_serve with a tick per answer: the floor's own loop, counted. */
+int bench_floor_supervise(struct bench_run *run)
+{
+	struct floor f = { .root = -1 };
+	_cleanup_free_ void *req = NULL;
+	_cleanup_free_ void *resp = NULL;
+	int r;
+
+	r = floor_init(&f, run->listener, run->cfg->mode->floor_flags, NULL);
+	if (r >= 0) {
+		req = calloc(1, f.req_size);
+		resp = calloc(1, f.resp_size);
+		r = req && resp ? 0 : -ENOMEM;
+	}
+	while (r >= 0) {
+		memset(req, 0, f.req_size);
+		if (ioctl(f.listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOENT && bare_poll(f.listener, 0) == BARE_DONE)
+				break;
+			r = errno == ENOENT ? 0 : negative_errno();
+			continue;
+		}
+		r = floor_answer(&f, req, resp);
+		bench_run_tick(run);
+	}
+	floor_done(&f);
+	if (r < 0)
+		snprintf(run->error, sizeof(run->error), "floor supervisor: %s", strerror(-r));
+	return r;
+}
+
 /* ---------------------------------------------------------------- lib */
+
+void bench_policy_text(const struct bench_config *cfg, char *buf, size_t size)
+{
+	if (cfg->call == BENCH_CALL_GETPPID)
+		snprintf(buf, size, "return getppid %d\ndefault allow\n", BENCH_REPLY_VALUE);
+	else
+		/* A path rule that does not match: every call is decided on its path, allowed. */
+		snprintf(buf, size, "deny %s path=/etc/shadow\ndefault allow\n",
+			 bench_call_syscall(cfg->call));
+}
+
+/* The engine as `unotify run` sets it up: its policy, its audit trail (here /dev/null). */
+struct bench_engine {
+	unotify_listener *listener;
+	struct policy *policy;
+	struct audit *audit;
+	struct enforcer enforcer;
+};
+
+static int bench_engine_policy(const struct bench_config *cfg, struct policy **ret)
+{
+	struct policy_diags diags = { 0 };
+	struct policy_env env;
+	struct policy *p = policy_new();
+	char text[256];
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	if (policy_env_of_self(&env) == 0)
+		policy_set_env(p, &env);
+	bench_policy_text(cfg, text, sizeof(text));
+	r = policy_parse_text(p, "bench", text, &diags);
+	if (r >= 0)
+		r = policy_finish(p, &diags);
+	if (r >= 0 && diags.errors > 0)
+		r = -EINVAL;
+	policy_diags_free(&diags);
+	if (r < 0) {
+		policy_free(p);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+int bench_engine_prepare(struct bench_run *run)
+{
+	struct bench_engine *e = calloc(1, sizeof(*e));
+	int r;
+
+	if (!e)
+		return -ENOMEM;
+	run->mode_data = e;
+	r = unotify_listener_new(TAKE_FD(run->listener), &e->listener);
+	if (r >= 0)
+		r = unotify_listener_set_sync(e->listener, run->cfg->sync == 1);
+	if (r == -EOPNOTSUPP && run->cfg->sync != 1)
+		r = 0;
+	if (r >= 0)
+		r = bench_engine_policy(run->cfg, &e->policy);
+	if (r >= 0)
+		r = audit_open("/dev/null", AUDIT_TEXT, &e->audit);
+	if (r >= 0)
+		r = unotify_thread_init();
+	if (r < 0) {
+		snprintf(run->error, sizeof(run->error), "cannot set up the engine: %s",
+			 strerror(-r));
+		return r;
+	}
+	e->enforcer.policy = e->policy;
+	e->enforcer.audit = e->audit;
+	return 0;
+}
+
+static int bench_engine_decide(unotify_listener *l, const struct seccomp_notif *req,
+			       struct unotify_verdict *ret, void *userdata)
+{
+	struct bench_run *run = userdata;
+	struct bench_engine *e = run->mode_data;
+
+	bench_run_tick(run);
+	return enforce_decide(l, req, ret, &e->enforcer);
+}
+
+int bench_engine_supervise(struct bench_run *run)
+{
+	struct bench_engine *e = run->mode_data;
+	const struct unotify_loop_ops ops = { .decide = bench_engine_decide, .userdata = run };
+	int r;
+
+	r = unotify_supervise(e->listener, &ops, NULL);
+	if (r < 0)
+		snprintf(run->error, sizeof(run->error), "unotify_supervise: %s", strerror(-r));
+	return r;
+}
+
+void bench_engine_cleanup(struct bench_run *run)
+{
+	struct bench_engine *e = run->mode_data;
+
+	if (!e)
+		return;
+	unotify_listener_free(e->listener);
+	audit_close(e->audit);
+	policy_free(e->policy);
+	free(e);
+	run->mode_data = NULL;
+}
 
 int bench_lib_prepare(struct bench_run *run)
 {
 	unotify_listener *l;
 	int r;
+
+	if (run->cfg->call != BENCH_CALL_GETPPID)
+		return bench_engine_prepare(run);
 
 	r = unotify_listener_new(TAKE_FD(run->listener), &l);
 	if (r < 0) {
@@ -267,6 +421,9 @@ int bench_lib_supervise(struct bench_run *run)
 	const struct unotify_loop_ops ops = { .decide = bench_lib_decide, .userdata = run };
 	int r;
 
+	if (run->cfg->call != BENCH_CALL_GETPPID)
+		return bench_engine_supervise(run);
+
 	r = unotify_supervise(run->mode_data, &ops, NULL);
 	if (r < 0)
 		snprintf(run->error, sizeof(run->error), "unotify_supervise: %s", strerror(-r));
@@ -275,6 +432,8 @@ int bench_lib_supervise(struct bench_run *run)
 
 void bench_lib_cleanup(struct bench_run *run)
 {
+	if (run->cfg->call != BENCH_CALL_GETPPID)
+		return bench_engine_cleanup(run);
 	unotify_listener_free(run->mode_data);
 	run->mode_data = NULL;
 }

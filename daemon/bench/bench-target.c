@@ -9,12 +9,14 @@
  *
  * The filter is raw BPF for every mode so that the floor (bare) and the
  * library (lib) see exactly the same target: the only difference between
- * them is the supervisor. It notifies getppid only, so sendmsg, futex and
+ * them is the supervisor. It notifies the measured call only (getppid, or
+ * the one path call of --call), so sendmsg, futex and
  * thread creation run untouched.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,6 +49,7 @@ struct target {
 	const struct bench_settings *set;
 	struct bench_shared *shm;
 	long expected; /* what getppid must return */
+	char path[320]; /* what a path call names */
 	pthread_barrier_t barrier;
 };
 
@@ -113,6 +117,70 @@ static int target_loop_syscall(struct target *t, unsigned int index, uint64_t *s
 	return 0;
 }
 
+/* One path call: its result, or -errno; an fd it opened is closed after the clock stopped. */
+static long target_path_call(const struct target *t, struct stat *st, char *buf, size_t size)
+{
+	switch (t->cfg->call) {
+	case BENCH_CALL_OPEN:
+		return syscall(SYS_openat, AT_FDCWD, t->path, O_RDONLY | O_CLOEXEC);
+	case BENCH_CALL_STAT:
+		return syscall(SYS_newfstatat, AT_FDCWD, t->path, st, 0);
+	case BENCH_CALL_ACCESS:
+		return syscall(SYS_faccessat, AT_FDCWD, t->path, R_OK);
+	case BENCH_CALL_READLINK:
+		return syscall(SYS_readlinkat, AT_FDCWD, t->path, buf, size);
+	default:
+		return -1;
+	}
+}
+
+/* NULL when r is what the call must give, else what went wrong. */
+static const char *target_path_check(const struct target *t, long r, int err,
+				     const struct stat *st, const char *buf)
+{
+	if (t->cfg->missing)
+		return r == -1 && err == ENOENT ? NULL : "expected ENOENT";
+	if (r < 0)
+		return "expected success";
+	switch (t->cfg->call) {
+	case BENCH_CALL_STAT:
+		return (size_t)st->st_size == strlen(BENCH_FILE_TEXT) ? NULL : "wrong st_size";
+	case BENCH_CALL_ACCESS:
+		return r == 0 ? NULL : "expected 0";
+	case BENCH_CALL_READLINK:
+		return (size_t)r == strlen(BENCH_LINK_TEXT) &&
+		       memcmp(buf, BENCH_LINK_TEXT, (size_t)r) == 0 ? NULL : "wrong link text";
+	default:
+		return NULL;
+	}
+}
+
+static int target_loop_path(struct target *t, unsigned int index, uint64_t *samples,
+			    unsigned int n, uint64_t first)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct stat st = { 0 };
+		char buf[64];
+		uint64_t t0 = bench_now_ns();
+		long r = target_path_call(t, &st, buf, sizeof(buf));
+		int err = errno;
+		uint64_t t1 = bench_now_ns();
+		const char *wrong = target_path_check(t, r, err, &st, buf);
+
+		if (t->cfg->call == BENCH_CALL_OPEN && r >= 0)
+			close((int)r);
+		if (wrong) {
+			target_fail(t->shm, "thread %u, call %" PRIu64 ": %s %s returned %ld (%s): %s",
+				    index, first + i, bench_call_syscall(t->cfg->call), t->path, r,
+				    r < 0 ? strerror(err) : "ok", wrong);
+			return -EBADMSG;
+		}
+		if (samples)
+			samples[i] = t1 - t0;
+	}
+	return 0;
+}
+
 static int target_loop_futex(struct target *t, unsigned int index, uint64_t *samples,
 			     unsigned int n, uint64_t first)
 {
@@ -151,6 +219,8 @@ static int target_calls(struct target *t, unsigned int index, uint64_t *samples,
 {
 	if (t->cfg->mode->target == BENCH_TARGET_FUTEX)
 		return target_loop_futex(t, index, samples, n, first);
+	if (t->cfg->call != BENCH_CALL_GETPPID)
+		return target_loop_path(t, index, samples, n, first);
 	return target_loop_syscall(t, index, samples, n, first);
 }
 
@@ -217,7 +287,7 @@ static void *target_thread_main(void *arg)
 	return NULL;
 }
 
-static int target_load_filter(enum bench_target_kind kind)
+static int target_load_filter(enum bench_target_kind kind, int nr)
 {
 	struct sock_filter insns[] = {
 #ifdef BENCH_AUDIT_ARCH
@@ -226,7 +296,7 @@ static int target_load_filter(enum bench_target_kind kind)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 #endif
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1),
 		/* Same length either way: kernel-allowed pays the filter, not the hand-off. */
 		BPF_STMT(BPF_RET | BPF_K, kind == BENCH_TARGET_NOTIFIED ? SECCOMP_RET_USER_NOTIF
 									: SECCOMP_RET_ALLOW),
@@ -242,7 +312,7 @@ static int target_load_filter(enum bench_target_kind kind)
 	return fd < 0 ? negative_errno() : (int)fd;
 }
 
-static int target_send_fd(int sock, int fd)
+int bench_send_fd(int sock, int fd)
 {
 	char byte = 'L';
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
@@ -274,15 +344,16 @@ static int target_setup(struct target *t, int sock)
 
 	if (kind != BENCH_TARGET_ALLOWED && kind != BENCH_TARGET_NOTIFIED)
 		return 0;
-	fd = target_load_filter(kind);
+	fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
 	if (fd < 0) {
 		target_fail(t->shm, "cannot load the seccomp filter: %s", strerror(-fd));
 		return fd;
 	}
 	if (kind == BENCH_TARGET_ALLOWED)
 		return 0;
-	t->expected = BENCH_REPLY_VALUE;
-	r = target_send_fd(sock, fd);
+	if (t->cfg->call == BENCH_CALL_GETPPID)
+		t->expected = BENCH_REPLY_VALUE;
+	r = bench_send_fd(sock, fd);
 	if (r < 0)
 		target_fail(t->shm, "cannot send the listener: %s", strerror(-r));
 	return r;
@@ -335,6 +406,7 @@ int bench_target_main(const struct bench_config *cfg, const struct bench_setting
 	char go;
 	int r;
 
+	bench_call_path(cfg, set, t.path, sizeof(t.path));
 	/* Orphaned, a notified target would wait forever (or get ENOSYS): die with the parent. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
 		return 1;

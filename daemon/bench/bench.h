@@ -47,11 +47,23 @@ enum bench_target_kind {
 	BENCH_TARGET_FUTEX,    /* a futex request/reply with the parent instead of a syscall */
 };
 
+/* The call the target makes (--call), and on what (--path). */
+enum bench_call {
+	BENCH_CALL_GETPPID,  /* answered with 42: the round trip alone */
+	BENCH_CALL_OPEN,     /* openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC), then close */
+	BENCH_CALL_STAT,     /* newfstatat(AT_FDCWD, path, &st, 0) */
+	BENCH_CALL_ACCESS,   /* faccessat(AT_FDCWD, path, R_OK) */
+	BENCH_CALL_READLINK, /* readlinkat(AT_FDCWD, path, buf, size) */
+	BENCH_CALL_MAX,
+};
+
 /* Which axes apply to a mode. */
 #define BENCH_MODE_SYNC (1u << 0)     /* SYNC_WAKE_UP on/off */
 #define BENCH_MODE_WAIT (1u << 1)     /* the supervisor's wait strategy is chosen */
 #define BENCH_MODE_PEER (1u << 2)     /* a second process answers (pinning places both) */
 #define BENCH_MODE_LISTENER (1u << 3) /* the peer reads a seccomp listener */
+#define BENCH_MODE_GETPPID (1u << 4)  /* only the getppid call (futex) */
+#define BENCH_MODE_PATH (1u << 5)     /* only the path calls (the floor's variants) */
 
 struct bench_run;
 struct bench_settings;
@@ -74,6 +86,7 @@ struct bench_mode {
 	int (*supervise)(struct bench_run *run); /* until the target is done */
 	void (*cleanup)(struct bench_run *run);
 	const char *unavailable;                 /* why the mode cannot run yet, or NULL */
+	unsigned int floor_flags;                /* the floor's variant (FLOOR_WALK, ...) */
 };
 
 struct bench_config {
@@ -82,6 +95,8 @@ struct bench_config {
 	enum bench_wait wait;
 	enum bench_pin pin;
 	unsigned int threads;
+	enum bench_call call;
+	bool missing;         /* the path does not exist: the call fails with ENOENT */
 };
 
 struct bench_settings {
@@ -96,12 +111,31 @@ struct bench_settings {
 	const char *unotifyd;    /* --unotifyd, or NULL: look for it */
 	const char *unotifyd_args[BENCH_DAEMON_ARGS_MAX]; /* --unotifyd-arg, in order */
 	unsigned int n_unotifyd_args;
+	/*
+	 * The path calls' directory: "file" (BENCH_FILE_TEXT), "link" -> "file",
+	 * no "missing". Made by bench_files_make, absolute, or "" when unused.
+	 */
+	char files[256];
 };
+
+#define BENCH_FILE_TEXT "unotify bench file\n"
+#define BENCH_LINK_TEXT "file"
 
 extern const struct bench_mode bench_modes[];
 extern const size_t bench_modes_count;
 const struct bench_mode *bench_mode_find(const char *name);
 const char *bench_pin_name(enum bench_pin p);
+const char *bench_call_name(enum bench_call c);
+int bench_call_parse(const char *s, enum bench_call *ret);
+/* The system call number the target makes, and its name in a policy. */
+int bench_call_nr(enum bench_call c);
+const char *bench_call_syscall(enum bench_call c);
+/* The path a call of cfg names, in set->files. */
+void bench_call_path(const struct bench_config *cfg, const struct bench_settings *set, char *buf,
+		     size_t size);
+/* A new directory for the path calls, in TMPDIR; removed by bench_files_remove. */
+int bench_files_make(struct bench_settings *set);
+void bench_files_remove(struct bench_settings *set);
 const char *bench_wait_name(enum bench_wait w);
 int bench_pin_parse(const char *s, enum bench_pin *ret);
 int bench_wait_parse(const char *s, enum bench_wait *ret);
@@ -218,6 +252,9 @@ int bench_target_main(const struct bench_config *cfg, const struct bench_setting
 		      struct bench_shared *shm, int sock, pid_t parent);
 size_t bench_shared_size(const struct bench_config *cfg, const struct bench_settings *set);
 int bench_pin_self(int cpu);
+/* One fd over a socketpair (SCM_RIGHTS, one byte of data); received with O_CLOEXEC. */
+int bench_send_fd(int sock, int fd);
+int bench_recv_fd(int sock, int *ret);
 
 /* Parent side of the modes (bench-supervise.c). */
 int bench_bare_prepare(struct bench_run *run);
@@ -226,6 +263,14 @@ int bench_lib_prepare(struct bench_run *run);
 int bench_lib_supervise(struct bench_run *run);
 void bench_lib_cleanup(struct bench_run *run);
 int bench_futex_supervise(struct bench_run *run);
+/* The safe-supervisor floor (floor.h) for the path calls, and its variants. */
+int bench_floor_supervise(struct bench_run *run);
+/* The library with the decision engine and a path rule, for the path calls. */
+int bench_engine_prepare(struct bench_run *run);
+int bench_engine_supervise(struct bench_run *run);
+void bench_engine_cleanup(struct bench_run *run);
+/* The policy the lib and daemon modes decide by: 42 for getppid, a path rule otherwise. */
+void bench_policy_text(const struct bench_config *cfg, char *buf, size_t size);
 /* The daemon mode (bench-daemon.c): a private unotifyd per row. */
 int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
 			   void **ret_data, char *error, size_t error_size);

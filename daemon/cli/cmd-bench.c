@@ -19,7 +19,7 @@
 #include "commands.h"
 #include "lib/util.h"
 
-#define BENCH_LIST_MAX 8
+#define BENCH_LIST_MAX 16
 #define BENCH_SAMPLES_MAX (32u * 1024 * 1024) /* per run: 256 MiB of shared memory */
 
 struct bench_options {
@@ -31,6 +31,8 @@ struct bench_options {
 	bool wait[BENCH_WAIT_MAX];
 	unsigned int threads[BENCH_LIST_MAX];
 	size_t n_threads;
+	bool call[BENCH_CALL_MAX];
+	bool path[2];               /* [0] found, [1] missing */
 	bool iterations_set, batches_set, repeat_set, warmup_set;
 	int compare;                /* -1: on when no --mode was given */
 	bool histogram;
@@ -48,6 +50,8 @@ enum {
 	ARG_LIST,
 	ARG_UNOTIFYD,
 	ARG_UNOTIFYD_ARG,
+	ARG_CALL,
+	ARG_PATH,
 };
 
 static void bench_usage(FILE *out)
@@ -55,7 +59,8 @@ static void bench_usage(FILE *out)
 	fprintf(out,
 		"Usage: unotify bench [OPTIONS]\n\n"
 		"Measures what an intercepted system call (getppid answered with 42) costs.\n\n"
-		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex or all\n"
+		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex,bare-walk,\n"
+		"                     bare-creds or all\n"
 		"                     (default: all)\n"
 		"  --sync on|off|both SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (default: both)\n"
 		"  --pin LIST         same,different,free or all (default: free)\n"
@@ -67,6 +72,12 @@ static void bench_usage(FILE *out)
 		"  --unotifyd-arg ARG one more option for that unotifyd (repeatable),\n"
 		"                     e.g. --unotifyd-arg=--no-harden\n"
 		"  --threads LIST     target threads, e.g. 1,2,4 (default: 1)\n"
+		"  --call LIST        getppid,open,stat,access,readlink or all: the call\n"
+		"                     the target makes (default: getppid); the path calls\n"
+		"                     are decided on their path and performed by the\n"
+		"                     supervisor\n"
+		"  --path LIST        found,missing or both: path calls on a file that\n"
+		"                     exists, or one that does not (ENOENT) (default: both)\n"
 		"  --iterations N     calls per batch (default: 1000)\n"
 		"  --batches N        batches per run (default: 20)\n"
 		"  --warmup N         calls before measuring (default: --iterations)\n"
@@ -163,6 +174,24 @@ static int bench_parse_word(struct bench_options *o, int opt, const char *w)
 			return 0;
 		}
 		break;
+	case ARG_CALL:
+		for (int i = 0; i < BENCH_CALL_MAX; i++) {
+			enum bench_call bc;
+
+			if (all || (bench_call_parse(w, &bc) == 0 && (int)bc == i))
+				o->call[i] = true;
+		}
+		if (all || bench_call_parse(w, &(enum bench_call){ 0 }) == 0)
+			return 0;
+		break;
+	case ARG_PATH:
+		if (strcmp(w, "found") == 0 || strcmp(w, "both") == 0)
+			o->path[0] = true;
+		if (strcmp(w, "missing") == 0 || strcmp(w, "both") == 0)
+			o->path[1] = true;
+		if (strcmp(w, "found") == 0 || strcmp(w, "missing") == 0 || strcmp(w, "both") == 0)
+			return 0;
+		break;
 	case 't':
 		if (bench_parse_uint("--threads", w, 1, BENCH_THREADS_MAX, &n) < 0)
 			return -EINVAL;
@@ -218,7 +247,7 @@ static int bench_parse_option(struct bench_options *o, int c, const char *arg)
 	struct bench_settings *s = &o->set;
 
 	switch (c) {
-	case 'm': case 'p': case 'w': case 't':
+	case 'm': case 'p': case 'w': case 't': case ARG_CALL: case ARG_PATH:
 		return bench_parse_list(o, c, arg);
 	case 's':
 		return bench_parse_sync(o, arg);
@@ -282,6 +311,8 @@ static int bench_parse_args(struct bench_options *o, int argc, char **argv)
 		{ "wait", required_argument, NULL, 'w' },
 		{ "spin-us", required_argument, NULL, ARG_SPIN },
 		{ "threads", required_argument, NULL, 't' },
+		{ "call", required_argument, NULL, ARG_CALL },
+		{ "path", required_argument, NULL, ARG_PATH },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "batches", required_argument, NULL, 'b' },
 		{ "warmup", required_argument, NULL, ARG_WARMUP },
@@ -390,6 +421,13 @@ static int bench_options_finish(struct bench_options *o)
 		o->wait[BENCH_WAIT_BLOCK] = true;
 	if (o->n_threads == 0)
 		o->threads[o->n_threads++] = 1;
+	any = false;
+	for (int i = 0; i < BENCH_CALL_MAX; i++)
+		any |= o->call[i];
+	if (!any)
+		o->call[BENCH_CALL_GETPPID] = true;
+	if (!o->path[0] && !o->path[1])
+		o->path[0] = o->path[1] = true;
 
 	for (size_t i = 0; i < o->n_threads; i++)
 		if ((uint64_t)o->threads[i] * s->batches * s->iterations > BENCH_SAMPLES_MAX) {
@@ -403,15 +441,25 @@ static int bench_options_finish(struct bench_options *o)
 	return 0;
 }
 
-/* Appends the configurations of one mode with one thread count. */
+/* Whether mode m has rows for call c: futex only for getppid, the floor's variants only for paths. */
+static bool bench_plan_applies(const struct bench_mode *m, enum bench_call c)
+{
+	if (c == BENCH_CALL_GETPPID)
+		return !(m->flags & BENCH_MODE_PATH);
+	return !(m->flags & BENCH_MODE_GETPPID);
+}
+
+/* Appends the configurations of one mode with one thread count, call and path. */
 static size_t bench_plan_mode(const struct bench_options *o, const struct bench_mode *m,
-			      unsigned int threads, struct bench_config *out)
+			      unsigned int threads, enum bench_call call, bool missing,
+			      struct bench_config *out)
 {
 	size_t n = 0;
 
 	if (m->unavailable) {
 		/* One row that says why is enough. */
-		out[0] = (struct bench_config){ .mode = m, .sync = -1, .threads = threads };
+		out[0] = (struct bench_config){ .mode = m, .sync = -1, .threads = threads,
+						.call = call, .missing = missing };
 		return 1;
 	}
 	for (int p = 0; p < BENCH_PIN_MAX; p++) {
@@ -425,14 +473,16 @@ static size_t bench_plan_mode(const struct bench_options *o, const struct bench_
 			if ((m->flags & BENCH_MODE_SYNC) ? sync < 0 || !o->sync[sync] : sync >= 0)
 				continue;
 			for (int w = 0; w < BENCH_WAIT_MAX; w++) {
-				bool want = (m->flags & BENCH_MODE_WAIT) ? o->wait[w]
-									  : w == BENCH_WAIT_BLOCK;
+				/* The path calls' floor waits in RECV only. */
+				bool want = (m->flags & BENCH_MODE_WAIT) && call == BENCH_CALL_GETPPID
+						    ? o->wait[w] : w == BENCH_WAIT_BLOCK;
 
 				if (!want)
 					continue;
 				out[n++] = (struct bench_config){
 					.mode = m, .sync = sync, .wait = (enum bench_wait)w,
 					.pin = (enum bench_pin)p, .threads = threads,
+					.call = call, .missing = missing,
 				};
 			}
 		}
@@ -442,14 +492,26 @@ static size_t bench_plan_mode(const struct bench_options *o, const struct bench_
 
 static int bench_plan(const struct bench_options *o, struct bench_config **ret, size_t *ret_n)
 {
-	size_t max = o->n_modes * o->n_threads * BENCH_PIN_MAX * 2 * BENCH_WAIT_MAX, n = 0;
+	size_t max = o->n_modes * o->n_threads * BENCH_PIN_MAX * 2 * BENCH_WAIT_MAX *
+		     BENCH_CALL_MAX * 2, n = 0;
 	struct bench_config *c = calloc(max ? max : 1, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
-	for (size_t m = 0; m < o->n_modes; m++)
-		for (size_t t = 0; t < o->n_threads; t++)
-			n += bench_plan_mode(o, o->modes[m], o->threads[t], c + n);
+	/* Call by call, found before missing: each row's floor is near it. */
+	for (int call = 0; call < BENCH_CALL_MAX; call++)
+		for (int miss = 0; miss < 2; miss++) {
+			if (!o->call[call] || (call == BENCH_CALL_GETPPID && miss) ||
+			    (call != BENCH_CALL_GETPPID && !o->path[miss]))
+				continue;
+			for (size_t m = 0; m < o->n_modes; m++)
+				for (size_t t = 0; t < o->n_threads; t++) {
+					if (!bench_plan_applies(o->modes[m], call))
+						continue;
+					n += bench_plan_mode(o, o->modes[m], o->threads[t], call,
+							     miss, c + n);
+				}
+		}
 	*ret = c;
 	*ret_n = n;
 	return 0;
@@ -507,6 +569,10 @@ int cmd_bench(int argc, char **argv)
 	size_t n;
 	int r, status;
 
+	if (argc > 1 && strcmp(argv[1], "floor") == 0)
+		return cmd_bench_floor(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "landlock") == 0)
+		return cmd_bench_landlock(argc - 1, argv + 1);
 	bench_options_defaults(&o);
 	r = bench_parse_args(&o, argc, argv);
 	if (r != 0)
@@ -520,8 +586,16 @@ int cmd_bench(int argc, char **argv)
 		return EXIT_SUPERVISOR;
 	}
 	bench_machine_probe(&machine);
+	for (int i = 1; i < BENCH_CALL_MAX; i++)
+		if (o.call[i] && !o.set.files[0] && (r = bench_files_make(&o.set)) < 0) {
+			fprintf(stderr, "unotify bench: cannot make the path calls' files in %s: %s\n",
+				o.set.files, strerror(-r));
+			bench_files_remove(&o.set);
+			return EXIT_SUPERVISOR;
+		}
 
 	status = bench_run_all(&o, cfg, n, results);
+	bench_files_remove(&o.set);
 
 	report = (struct bench_report){
 		.machine = &machine, .set = &o.set, .results = results, .n = n,

@@ -107,11 +107,27 @@ static void policy_note_notified(const struct policy *p, const struct policy_pro
 		fputc('\n', stderr);
 }
 
+/* The implicit rules are in the filter too: name them, as the PFC text cannot. */
+static void policy_note_implicit(const struct policy *p)
+{
+	struct policy_implicit_info in;
+	size_t n = 0;
+
+	for (size_t i = 0; policy_implicit_info(p, i, &in) == 0; i++)
+		if (in.on)
+			fprintf(stderr, "%s%s", n++ ? ", " : "unotify: note: implicit rules added "
+							   "first (see policy explain): ",
+				in.name);
+	if (n)
+		fputc('\n', stderr);
+}
+
 static int policy_compile_one(struct policy *p, const char *bpf_out)
 {
 	struct policy_program *prog = NULL;
 	int r;
 
+	policy_note_implicit(p);
 	if (!bpf_out) {
 		fflush(stdout);
 		r = policy_export_pfc(p, STDOUT_FILENO);

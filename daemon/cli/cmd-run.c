@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "engine/enforce.h"
 #include "run.h"
 #include "lib/util.h"
+#include "protocol/protocol.h"
 
 static void run_usage(FILE *out)
 {
@@ -27,6 +29,8 @@ static void run_usage(FILE *out)
 		"  --rule RULE           one policy line (repeatable, after the files)\n"
 		"  --log FILE            audit trail to FILE (default: stderr)\n"
 		"  --log-format FORMAT   text (default) or json\n"
+		"  --log-level LEVEL     deny (default: every decision but allow), all\n"
+		"                        or none\n"
 		"  --no-sync             do not use the same-CPU hand-off\n"
 		"  --cpu N               pin the supervisor and the program to CPU N\n"
 		"  --user USER           run the program as USER\n"
@@ -34,10 +38,11 @@ static void run_usage(FILE *out)
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
 		"  --no-landlock         no Landlock layer: the supervisor decides what it would\n"
-		"  --daemon[=SOCKET]     let unotifyd supervise, by --policy-name\n"
-		"  --policy-name NAME    with --daemon: the policy NAME of the policy directory\n"
-		"  --policy-dir DIR      with --daemon: the policy directory (default\n"
-		"                        " SYSCONFDIR "/unotify/policies)\n"
+		"  --daemon              let unotifyd supervise, by its policy --policy-name\n"
+		"  --policy-name NAME    with --daemon: the daemon's policy NAME (its kernel\n"
+		"                        layer comes from the daemon too)\n"
+		"  --socket PATH         with --daemon: the daemon's socket (default\n"
+		"                        " PROTO_SOCKET_DEFAULT ")\n"
 		"  --record FILE         run with everything allowed and logged, then write\n"
 		"                        to FILE a policy that allows what the run used\n"
 		"  -q, --quiet           no notices from the supervisor\n"
@@ -54,6 +59,14 @@ static int run_add_string(char ***list, size_t *n, const char *s)
 	l[(*n)++] = (char *)s;
 	*list = l;
 	return 0;
+}
+
+/* `--daemon SOCKET -- prog` once meant a socket: tell that mistake from a program. */
+static bool run_is_socket(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 static int run_parse_cpu(const char *s, int *ret)
@@ -74,6 +87,7 @@ enum {
 	OPT_RULE,
 	OPT_LOG,
 	OPT_LOG_FORMAT,
+	OPT_LOG_LEVEL,
 	OPT_NO_SYNC,
 	OPT_CPU,
 	OPT_USER,
@@ -84,6 +98,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_SOCKET,
 	OPT_NO_LANDLOCK,
 };
 
@@ -92,6 +107,7 @@ static const struct option run_options[] = {
 	{ "rule", required_argument, NULL, OPT_RULE },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "user", required_argument, NULL, OPT_USER },
@@ -99,9 +115,11 @@ static const struct option run_options[] = {
 	{ "keep-caps", required_argument, NULL, OPT_KEEP_CAPS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	/* optional_argument only to refuse --daemon=PATH with a sentence, not getopt's. */
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "no-landlock", no_argument, NULL, OPT_NO_LANDLOCK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -124,6 +142,14 @@ static int run_parse_one(int c, struct run_options *o)
 			fprintf(stderr, "unotify: --log-format takes text or json, not '%s'\n", optarg);
 			return -EINVAL;
 		}
+		return 1;
+	case OPT_LOG_LEVEL:
+		if (audit_level_parse(optarg, &o->log_level) < 0) {
+			fprintf(stderr, "unotify: --log-level takes deny, all or none, not '%s'\n",
+				optarg);
+			return -EINVAL;
+		}
+		o->log_level_set = true;
 		return 1;
 	case OPT_NO_SYNC:
 		o->sync = false;
@@ -150,15 +176,23 @@ static int run_parse_one(int c, struct run_options *o)
 		o->record_path = optarg;
 		return 1;
 	case OPT_DAEMON:
+		if (optarg) {
+			fprintf(stderr, "unotify: --daemon takes no value: name the socket with "
+					"--daemon --socket %s\n", optarg);
+			return -EINVAL;
+		}
 		o->daemon = true;
+		return 1;
+	case OPT_SOCKET:
 		o->daemon_socket = optarg;
 		return 1;
 	case OPT_POLICY_NAME:
 		o->policy_name = optarg;
 		return 1;
 	case OPT_POLICY_DIR:
-		o->policy_dir = optarg;
-		return 1;
+		fprintf(stderr, "unotify: --policy-dir is gone: with --daemon the daemon's own "
+				"policies are used (unotifyd --policy-dir)\n");
+		return -EINVAL;
 	case OPT_NO_LANDLOCK:
 		o->no_landlock = true;
 		return 1;
@@ -194,9 +228,15 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 		fprintf(stderr, "unotify: no program given (unotify run [OPTIONS] -- PROGRAM)\n");
 		return -EINVAL;
 	}
-	if (o->daemon != (o->policy_name != NULL) || (o->policy_dir && !o->daemon)) {
+	if (o->daemon && run_is_socket(argv[optind])) {
+		fprintf(stderr, "unotify: '%s' is a socket, not a program: --daemon takes no "
+				"argument; name the socket with --socket %s\n", argv[optind],
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (o->daemon != (o->policy_name != NULL) || (o->daemon_socket && !o->daemon)) {
 		fprintf(stderr, "unotify: --daemon needs --policy-name NAME, and --policy-name and "
-				"--policy-dir go with --daemon\n");
+				"--socket go with --daemon\n");
 		return -EINVAL;
 	}
 	if (o->daemon && (o->n_policy_files || o->n_rules || o->stats)) {

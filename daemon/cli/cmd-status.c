@@ -81,6 +81,9 @@ static void status_print_header(struct json_object *st)
 	       " clients rejected\n",
 	       status_int(st, "sandboxes_active"), status_int(st, "sandboxes_total"),
 	       status_int(st, "clients_rejected"));
+	if (status_int(st, "audit_lost") > 0)
+		printf("AUDIT: %" PRId64 " records could not be written: the trail is incomplete\n",
+		       status_int(st, "audit_lost"));
 }
 
 static void status_print(struct json_object *st)

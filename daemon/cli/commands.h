@@ -21,6 +21,9 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* `unotify bench floor -- CMD` (argv[0] is "floor"). */
+int cmd_bench_floor(int argc, char **argv);
+int cmd_bench_landlock(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 
 #endif

@@ -398,12 +398,46 @@ static int explain_walk(const struct explain *x, struct json_object *list)
 	return 0;
 }
 
+/* "in effect", "not needed" or "OFF at FILE:LINE: GAP": the implicit rule sets. */
+static const char *explain_implicit_state(const struct policy_implicit_info *in, char *buf,
+					  size_t size)
+{
+	if (in->off_file)
+		snprintf(buf, size, "OFF at %s:%d: %s", in->off_file, in->off_line, in->gap);
+	else
+		snprintf(buf, size, "%s", in->on ? "in effect" : "not needed");
+	return buf;
+}
+
+static void explain_print_implicit(const struct explain *x)
+{
+	struct policy_implicit_info in;
+	char state[512];
+
+	printf("implicit rules (their rules are listed as implicit:NAME):\n");
+	for (size_t i = 0; policy_implicit_info(x->policy, i, &in) == 0; i++)
+		printf("  %s: %s\n", in.name, explain_implicit_state(&in, state, sizeof(state)));
+}
+
+static struct json_object *explain_json_implicit(const struct explain *x)
+{
+	struct json_object *o = json_object_new_object();
+	struct policy_implicit_info in;
+	char state[512];
+
+	for (size_t i = 0; policy_implicit_info(x->policy, i, &in) == 0; i++)
+		json_object_object_add(o, in.name, json_object_new_string(explain_implicit_state(
+							   &in, state, sizeof(state))));
+	return o;
+}
+
 static void explain_print_header(const struct explain *x, const struct explain_rule *others)
 {
 	printf("policy:");
 	for (size_t i = 0; i < x->n_files; i++)
 		printf(" %s", x->files[i]);
 	printf("\nforeign architectures (i386, x32 entry points): killed in the kernel\n");
+	explain_print_implicit(x);
 	explain_landlock_print_header(&x->landlock);
 	if (x->only_nr >= 0)
 		return;
@@ -431,6 +465,7 @@ static int explain_run(const struct explain *x)
 		json_object_array_add(json_object_object_get(o, "files"),
 				      json_object_new_string(x->files[i]));
 	json_object_object_add(o, "foreign_arch", json_object_new_string("kill"));
+	json_object_object_add(o, "implicit", explain_json_implicit(x));
 	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
 	r = explain_walk(x, list);

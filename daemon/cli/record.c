@@ -87,6 +87,7 @@ int record_policy_text(char **ret)
 	char *text = NULL;
 	size_t len = 0, n = 0;
 	const struct policy_pathcall *pc;
+	struct policy_implicit_info set;
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f)
@@ -101,6 +102,9 @@ int record_policy_text(char **ret)
 	if (n)
 		fputs(" path=/**\n", f);
 	fputs("default log\n", f);
+	/* Recording denies nothing: not even what keeps path rules from being walked around. */
+	for (size_t i = 0; policy_implicit_info(NULL, i, &set) == 0; i++)
+		fprintf(f, "implicit %s off\n", set.name);
 	if (fclose(f) != 0) {
 		free(text);
 		return -ENOMEM;

@@ -95,14 +95,47 @@ int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock
 	return r;
 }
 
+int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k, bool quiet,
+		       unsigned int *ret_off)
+{
+	unsigned int off = 0;
+
+	kernel_layer_landlock_free(&ll->daemon);
+	ll->daemon = *k;
+	*k = (struct kernel_layer_landlock){ 0 };
+	free(ll->rules);
+	ll->rules = calloc(ll->daemon.n_rules + 1, sizeof(*ll->rules));
+	if (!ll->rules)
+		return -ENOMEM;
+	ll->attr = (struct unotify_landlock){ .abi = ll->daemon.abi,
+					      .handled_fs = ll->daemon.handled,
+					      .rules = ll->rules };
+	for (size_t i = 0; i < ll->daemon.n_rules; i++) {
+		const char *why = NULL;
+		int r = unotify_landlock_check(&ll->daemon.rules[i], &why);
+
+		if (r > 0)
+			ll->rules[ll->attr.n_rules++] = ll->daemon.rules[i];
+		else if (r < 0)
+			off |= ll->daemon.families[i];
+		if (!quiet && r <= 0 && (r < 0 || strstr(why, "does not exist")))
+			fprintf(stderr, "unotify: landlock: %s%s: %s%s\n", ll->daemon.rules[i].path,
+				ll->daemon.rules[i].beneath ? "/**" : "", why,
+				r < 0 ? ": its calls stay with the daemon" : "");
+	}
+	*ret_off = off;
+	return 0;
+}
+
 const struct unotify_landlock *run_landlock_attr(const struct run_landlock *ll)
 {
-	return ll->layer && ll->attr.handled_fs ? &ll->attr : NULL;
+	return (ll->layer || ll->daemon.rules) && ll->attr.handled_fs ? &ll->attr : NULL;
 }
 
 void run_landlock_free(struct run_landlock *ll)
 {
 	policy_landlock_free(ll->layer);
+	kernel_layer_landlock_free(&ll->daemon);
 	free(ll->rules);
-	*ll = (struct run_landlock){0};
+	*ll = (struct run_landlock){ 0 };
 }

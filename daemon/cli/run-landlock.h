@@ -12,6 +12,7 @@
 
 #include "lib/unotify.h"
 #include "policy/landlock.h"
+#include "protocol/kernel-layer-landlock.h"
 
 struct run_landlock {
 	int abi;		       /* probed, capped by UNOTIFY_LANDLOCK_ABI; 0 when off */
@@ -19,6 +20,7 @@ struct run_landlock {
 	struct policy_landlock *layer; /* what policy/ says (never NULL once prepared) */
 	struct unotify_landlock attr;  /* the rules to bind, for the child */
 	struct unotify_landlock_rule *rules;
+	struct kernel_layer_landlock daemon; /* --daemon: the ruleset the daemon sent */
 };
 
 /*
@@ -33,6 +35,14 @@ void run_landlock_abi(bool off, struct run_landlock *ll);
  * its families with the supervisor, said on stderr unless quiet.
  */
 int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock *ll);
+/*
+ * --daemon: takes over the ruleset the daemon built (k, emptied) and checks
+ * each rule here. Returns 0 and sets *ret_off to the families a rule of
+ * which cannot be bound (ask the daemon again without them), said on
+ * stderr unless quiet; -ENOMEM.
+ */
+int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k, bool quiet,
+		       unsigned int *ret_off);
 /* For the child: NULL when nothing is bound. */
 const struct unotify_landlock *run_landlock_attr(const struct run_landlock *ll);
 void run_landlock_free(struct run_landlock *ll);

@@ -24,10 +24,16 @@ enum { STAT_ERRNO, STAT_VALUE, STAT_CONTINUE, STAT_FD, STAT_KINDS };
 struct run_stats_syscall {
 	uint64_t verdicts[STAT_KINDS];
 	struct latency_stats ns;
+	/* The supervisor's own system calls per decision (run-syscount.h). */
+	uint64_t own_total, own_n, own_min, own_max;
 };
 
 struct run_stats {
 	struct run_stats_syscall sys[RUN_STATS_SYSCALLS];
+	const char *own_why;     /* why the supervisor's calls are not counted, or NULL */
+	uint64_t audit_written;  /* records the audit trail got */
+	uint64_t audit_skipped;  /* decisions --log-level left out */
+	const char *log_level;
 };
 
 struct run_stats *run_stats_new(void)
@@ -76,6 +82,48 @@ void run_stats_add(struct run_stats *s, int nr, const struct unotify_verdict *v,
 	(void)latency_stats_add(&c->ns, ns);
 }
 
+void run_stats_add_own(struct run_stats *s, int nr, int64_t calls)
+{
+	struct run_stats_syscall *c;
+
+	if (nr < 0 || nr >= RUN_STATS_SYSCALLS || calls < 0)
+		return;
+	c = &s->sys[nr];
+	if (c->own_n == 0 || (uint64_t)calls < c->own_min)
+		c->own_min = (uint64_t)calls;
+	if ((uint64_t)calls > c->own_max)
+		c->own_max = (uint64_t)calls;
+	c->own_total += (uint64_t)calls;
+	c->own_n++;
+}
+
+void run_stats_set_own_why(struct run_stats *s, const char *why)
+{
+	s->own_why = why;
+}
+
+void run_stats_set_audit(struct run_stats *s, uint64_t written, uint64_t skipped,
+			 const char *level)
+{
+	s->audit_written = written;
+	s->audit_skipped = skipped;
+	s->log_level = level;
+}
+
+/* Mean, min and max of the supervisor's own calls per decision: "12.0 (12-14)". */
+static void run_stats_print_own(FILE *out, const struct run_stats_syscall *c)
+{
+	char range[48];
+
+	if (c->own_n == 0) {
+		fprintf(out, " %9s %11s\n", "-", "");
+		return;
+	}
+	snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)c->own_min,
+		 (unsigned long long)c->own_max);
+	fprintf(out, " %9.1f %11s\n", (double)c->own_total / (double)c->own_n, range);
+}
+
 static double run_stats_us(uint64_t ns)
 {
 	return (double)ns / 1000.0;
@@ -98,9 +146,10 @@ static void run_stats_print_one(FILE *out, int nr, struct run_stats_syscall *c)
 		return;
 	}
 	latency_stats_summarize(&c->ns, &sum);
-	fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f\n", run_stats_us(sum.p50),
+	fprintf(out, " %9.1f %9.1f %9.1f %9.1f %9.1f", run_stats_us(sum.p50),
 		run_stats_us(sum.p90), run_stats_us(sum.p99), run_stats_us(sum.p999),
 		run_stats_us(sum.max));
+	run_stats_print_own(out, c);
 }
 
 void run_stats_print(const struct run_stats *cs, FILE *out)
@@ -109,9 +158,19 @@ void run_stats_print(const struct run_stats *cs, FILE *out)
 	struct run_stats *s = (struct run_stats *)cs;
 
 	fprintf(out, "\nunotify: supervised calls (round trip = receive to reply, microseconds)\n");
-	fprintf(out, "%-16s %8s %8s %8s %8s %8s %9s %9s %9s %9s %9s\n", "syscall", "calls",
-		"continue", "injected", "value", "errno", "p50", "p90", "p99", "p99.9", "max");
+	fprintf(out, "%-16s %8s %8s %8s %8s %8s %9s %9s %9s %9s %9s %9s %11s\n", "syscall",
+		"calls", "continue", "injected", "value", "errno", "p50", "p90", "p99", "p99.9",
+		"max", "sys/call", "(min-max)");
 	for (int nr = 0; nr < RUN_STATS_SYSCALLS; nr++)
 		if (s->sys[nr].ns.count || s->sys[nr].verdicts[STAT_ERRNO])
 			run_stats_print_one(out, nr, &s->sys[nr]);
+	if (s->own_why)
+		fprintf(out, "sys/call: not counted: %s\n", s->own_why);
+	else
+		fprintf(out, "sys/call: the supervisor's own system calls per decision, receive and "
+			"reply included\n");
+	if (s->log_level)
+		fprintf(out, "audit: %llu records written, %llu decisions not recorded "
+			"(--log-level %s)\n", (unsigned long long)s->audit_written,
+			(unsigned long long)s->audit_skipped, s->log_level);
 }

@@ -14,7 +14,14 @@ struct run_stats *run_stats_new(void);
 void run_stats_free(struct run_stats *s);
 /* One reply: its syscall, verdict and receive-to-reply time. */
 void run_stats_add(struct run_stats *s, int nr, const struct unotify_verdict *v, uint64_t ns);
-/* Per syscall: count, verdicts, p50/p90/p99/p99.9/max round trip. */
+/* The supervisor's own system calls for one decision of syscall nr (-1: not counted). */
+void run_stats_add_own(struct run_stats *s, int nr, int64_t calls);
+/* Why they are not counted, printed under the table (why stays the caller's). */
+void run_stats_set_own_why(struct run_stats *s, const char *why);
+/* What the audit trail recorded and left out, printed under the table. */
+void run_stats_set_audit(struct run_stats *s, uint64_t written, uint64_t skipped,
+			 const char *level);
+/* Per syscall: count, verdicts, p50/p90/p99/p99.9/max round trip, own calls per decision. */
 void run_stats_print(const struct run_stats *s, FILE *out);
 
 #endif

@@ -20,6 +20,7 @@
 #include "record.h"
 #include "run-stats.h"
 #include "run-landlock.h"
+#include "run-syscount.h"
 #include "lib/util.h"
 
 static int run_policy_add_rules(struct policy *p, char **rules, size_t n,
@@ -76,24 +77,6 @@ int run_policy_load(char **files, size_t n_files, char **rules, size_t n_rules,
 	}
 	*ret = p;
 	return 0;
-}
-
-/*
- * --daemon: the daemon decides by its policy NAME, but the kernel layer is
- * ours to load, so we compile the very same file of the policy directory.
- */
-static int run_policy_load_named(const struct run_options *o, struct policy **ret)
-{
-	_cleanup_free_ char *path = NULL;
-	int r;
-
-	r = client_policy_path(o->policy_dir, o->policy_name, &path);
-	if (r < 0) {
-		fprintf(stderr, "unotify: '%s' is not a policy name (letters, digits, '_', '.', "
-				"'-')\n", o->policy_name);
-		return r;
-	}
-	return run_policy_load(&path, 1, NULL, 0, ret);
 }
 
 /* --record: the recording policy. Only its errors would be news (a bug): no warnings. */
@@ -189,13 +172,67 @@ struct run_state {
 	const struct run_options *o;
 	struct policy *policy;
 	struct policy_program *prog;
+	struct sock_fprog layer;    /* --daemon: the daemon's kernel layer of its policy */
+	uint64_t layer_serial;      /* and the version of the policy it is */
 	struct audit *audit;
 	struct unotify_child child;
 	unotify_listener *listener;
 	struct run_stats *stats;
+	struct run_syscount syscount; /* --stats: this thread's own system calls */
 	struct record *record;
 	struct run_landlock landlock;
 };
+
+/*
+ * --daemon: the daemon owns its policies. Its kernel layer of the named one
+ * is what the program is started under, so that what the kernel settles and
+ * what the daemon decides are one policy; an unknown name stops here,
+ * before anything runs.
+ */
+static int run_fetch_layer(struct run_state *s)
+{
+	_cleanup_free_ char *why = NULL;
+	unsigned int off = 0, more = 0;
+	int r;
+
+	/*
+	 * With the Landlock layer the daemon builds (run-landlock.h), asked again
+	 * without a family a rule of which cannot be bound here.
+	 */
+	run_landlock_abi(s->o->no_landlock, &s->landlock);
+	for (int tries = 0; tries <= POLICY_LANDLOCK_FAMILIES; tries++) {
+		struct kernel_layer_landlock k = { 0 };
+
+		free(steal_pointer(&s->layer.filter));
+		free(steal_pointer(&why));
+		r = client_kernel_layer_landlock(s->o->daemon_socket, s->o->policy_name,
+						 s->landlock.abi > 0 ? s->landlock.abi : -1, off,
+						 &s->layer, &s->layer_serial, &k, &why);
+		if (r == 0)
+			r = run_landlock_adopt(&s->landlock, &k, s->o->quiet, &more);
+		kernel_layer_landlock_free(&k);
+		if (r < 0 || !(more & ~off))
+			break;
+		off |= more;
+	}
+	if (r == -EINVAL && !why)
+		fprintf(stderr, "unotify: '%s' is not a policy name (letters, digits, '_', '.', "
+				"'-')\n", s->o->policy_name);
+	else if (r < 0 && why)
+		fprintf(stderr, "unotify: unotifyd refused policy '%s': %s\n", s->o->policy_name,
+			why);
+	else if (r < 0)
+		fprintf(stderr, "unotify: %s\n", client_strerror(r));
+	return r;
+}
+
+/* --log-level, else deny; a recorded run's trail (--record --log) holds every call. */
+static enum audit_level run_log_level(const struct run_options *o)
+{
+	if (o->log_level_set)
+		return o->log_level;
+	return o->record_path ? AUDIT_LEVEL_ALL : AUDIT_LEVEL_DENY;
+}
 
 static int run_prepare(struct run_state *s)
 {
@@ -209,8 +246,8 @@ static int run_prepare(struct run_state *s)
 	}
 	run_env_set = true;
 	if (o->daemon)
-		r = run_policy_load_named(o, &s->policy);
-	else if (o->record_path)
+		return run_fetch_layer(s);
+	if (o->record_path)
 		r = run_policy_load_record(&s->policy);
 	else
 		r = run_policy_load(o->policy_files, o->n_policy_files, o->rules, o->n_rules,
@@ -238,6 +275,8 @@ static int run_prepare(struct run_state *s)
 			o->log_path ? o->log_path : "stderr", strerror(-r));
 		return r;
 	}
+	if (s->audit)
+		audit_set_level(s->audit, run_log_level(o));
 	if (o->stats) {
 		s->stats = run_stats_new();
 		if (!s->stats)
@@ -252,12 +291,12 @@ static int run_start(struct run_state *s)
 	struct unotify_spawn_attr attr = {
 		.path = o->argv[0],
 		.argv = o->argv,
-		.filter = &s->prog->bpf,
+		.filter = o->daemon ? &s->layer : &s->prog->bpf,
 		.user = o->user,
 		.drop_caps = o->drop_caps,
 		.keep_caps = o->keep_caps,
+		.pin_cpu = o->cpu >= 0,
 		.cpu = o->cpu,
-		.stdio_fds = { -1, -1, -1 },
 		.landlock = run_landlock_attr(&s->landlock),
 	};
 	int r;
@@ -270,8 +309,7 @@ static int run_start(struct run_state *s)
 	if (r < 0)
 		return run_spawn_error(o->argv[0], r);
 	run_setup_signals(s->child.pid);
-	r = unotify_listener_new(s->child.listener_fd, &s->listener);
-	s->child.listener_fd = -1;
+	r = unotify_child_listener(&s->child, &s->listener);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot use the listener: %s\n", strerror(-r));
 		return EXIT_SUPERVISOR;
@@ -291,6 +329,8 @@ static void run_replied(const struct seccomp_notif *req, const struct unotify_ve
 	struct run_state *s = ((struct enforcer *)userdata)->user;
 
 	run_stats_add(s->stats, req->data.nr, v, ns);
+	/* Everything since the previous reply: the RECV, the decision, the reply. */
+	run_stats_add_own(s->stats, req->data.nr, run_syscount_take(&s->syscount));
 }
 
 static void run_observe(struct enforcer *e, const struct audit_record *r)
@@ -320,7 +360,16 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
 		return r;
 	}
+	if (s->stats) {
+		run_syscount_open(&s->syscount);
+		if (s->syscount.fd < 0)
+			run_stats_set_own_why(s->stats, s->syscount.why);
+	}
 	r = unotify_supervise(s->listener, &ops, NULL);
+	run_syscount_close(&s->syscount);
+	if (s->stats && s->audit)
+		run_stats_set_audit(s->stats, atomic_load(&e.audited), atomic_load(&e.unaudited),
+				    audit_level_name(run_log_level(s->o)));
 	if (r < 0)
 		fprintf(stderr, "unotify: supervision failed: %s\n", strerror(-r));
 	return r;
@@ -343,16 +392,31 @@ static int run_finish(struct run_state *s)
 	return status;
 }
 
+/* A trail that lost records says so, whatever --quiet: an audit trail is not optional. */
+static void run_audit_close(struct audit *a)
+{
+	int err = 0;
+	unsigned long long lost;
+
+	audit_lost(a, &err);
+	lost = audit_close(a);
+	if (lost)
+		fprintf(stderr, "unotify: %llu audit record%s could not be written (%s): the "
+				"audit trail is incomplete\n",
+			lost, lost > 1 ? "s" : "", err ? strerror(err) : "unknown error");
+}
+
 static void run_state_free(struct run_state *s)
 {
 	unotify_listener_free(s->listener);
 	unotify_child_close(&s->child);
 	run_stats_free(s->stats);
 	record_free(s->record);
-	audit_close(s->audit);
+	run_audit_close(s->audit);
 	policy_program_free(s->prog);
 	run_landlock_free(&s->landlock);
 	policy_free(s->policy);
+	free(s->layer.filter);
 }
 
 /*
@@ -362,16 +426,18 @@ static void run_state_free(struct run_state *s)
  */
 static int run_handoff(struct run_state *s)
 {
-	int r = client_register(s->o->daemon_socket, s->o->policy_name,
-				   unotify_listener_fd(s->listener), s->child.pid);
+	_cleanup_free_ char *why = NULL;
+	int r = client_register_serial(s->o->daemon_socket, s->o->policy_name, s->layer_serial,
+				       unotify_listener_fd(s->listener), s->child.pid, &why);
 
 	unotify_listener_free(steal_pointer(&s->listener));
-	if (r == -ENODATA) {
-		fprintf(stderr, "unotify: warning: %s\n", client_strerror(r));
-		return 0;
-	}
-	if (r < 0) {
+	/* Fail closed in the daemon (its policy changed since, or broke): stopped, not half-run. */
+	if (r == -ENODATA)
+		fprintf(stderr, "unotify: unotifyd would supervise it fail closed: %s\n",
+			why ? why : client_strerror(r));
+	else if (r < 0)
 		fprintf(stderr, "unotify: %s\n", client_strerror(r));
+	if (r < 0) {
 		kill(s->child.pid, SIGKILL);
 		unotify_child_wait(&s->child);
 		return EXIT_SUPERVISOR;
@@ -396,7 +462,8 @@ static int run_record_write(struct run_state *s)
 int run_main(const struct run_options *o)
 {
 	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
-						  .exec_status_fd = -1 } };
+						  .exec_status_fd = -1 },
+			       .syscount = { .fd = -1 } };
 	int r;
 
 	if (run_prepare(&s) < 0) {

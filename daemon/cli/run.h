@@ -16,6 +16,8 @@ struct run_options {
 	size_t n_rules;
 	const char *log_path;
 	enum audit_format log_format;
+	enum audit_level log_level;
+	bool log_level_set;
 	bool sync;
 	int cpu;
 	const char *user;
@@ -24,11 +26,10 @@ struct run_options {
 	bool stats;
 	bool quiet;
 	bool no_landlock;           /* --no-landlock: every rule with seccomp and the supervisor */
-	/* --daemon: hand the listener to unotifyd, which decides by policy_name */
+	/* --daemon: unotifyd's policy_name, its kernel layer from the daemon, the listener to it */
 	bool daemon;
-	const char *daemon_socket;  /* NULL: the default socket */
+	const char *daemon_socket;  /* --socket; NULL: the default socket */
 	const char *policy_name;
-	const char *policy_dir;     /* NULL: the default policy directory */
 	const char *record_path;    /* --record: write the policy the run used here */
 	char **argv;
 };

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "audit/audit.h"
 #include "lib/unotify.h"
 #include "policy/policy.h"
 
@@ -39,6 +40,14 @@ struct enforce_family {
 	 */
 	bool (*always_perform)(const struct enforce_call *c);
 	void (*release)(struct enforce_call *c);
+	/* Optional: what the audit record shows beyond the decision's own reads. */
+	void (*audit)(struct enforce_call *c, struct audit_record *r);
+	/*
+	 * The library's works (1 << UNOTIFY_WORK_*) deciding and performing
+	 * the family takes: a supervisor that confines itself (unotifyd)
+	 * allows their system calls (unotify_work_syscalls). Never 0.
+	 */
+	unsigned int works;
 };
 
 /* Path argument n of a call, as copied and as resolved. */

@@ -456,4 +456,5 @@ const struct enforce_family enforce_mutate_family = {
 	.refuse = mutate_refuse,
 	.always_perform = mutate_always_perform,
 	.release = enforce_free_state,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_MUTATE,
 };

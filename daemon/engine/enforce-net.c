@@ -492,4 +492,5 @@ const struct enforce_family enforce_net_family = {
 	.sockaddr = net_sockaddr,
 	.perform = net_perform,
 	.release = net_release,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_NET,
 };

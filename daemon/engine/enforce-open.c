@@ -193,4 +193,5 @@ const struct enforce_family enforce_open_family = {
 	.perform = open_perform,
 	.refuse = open_refuse,
 	.release = open_release,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

@@ -233,4 +233,5 @@ const struct enforce_family enforce_stat_family = {
 	.path = stat_path,
 	.perform = stat_perform,
 	.release = enforce_free_state,
+	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_STAT,
 };

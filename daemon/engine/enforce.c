@@ -47,6 +47,26 @@ const struct enforce_family *enforce_family_find(int nr)
 	return NULL;
 }
 
+/* Syscall numbers are below this on every architecture Linux has (x32's carry a bit: not native). */
+#define ENFORCE_NR_MAX 1024
+
+int enforce_works(unsigned int *ret, int *ret_nr)
+{
+	unsigned int works = 0;
+
+	for (int nr = 0; nr < ENFORCE_NR_MAX; nr++) {
+		const struct enforce_family *f = enforce_family_find(nr);
+
+		if (f && f->works == 0) {
+			*ret_nr = nr;
+			return -EINVAL;
+		}
+		works |= f ? f->works : 0;
+	}
+	*ret = works;
+	return 0;
+}
+
 /* ---- Helpers for the families ---- */
 
 int enforce_target(struct enforce_call *c, unotify_target **ret)
@@ -258,6 +278,13 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 {
 	static const struct enforce_path none[2];
 	const struct enforce_path *p = c->paths ? c->paths : none;
+	bool wanted = e->audit && audit_wants(e->audit, verdict);
+
+	if (e->audit && !wanted)
+		atomic_fetch_add_explicit(&e->unaudited, 1, memory_order_relaxed);
+	if (!wanted && !e->observe)
+		return; /* the hot path of an allowed call: no record built */
+
 	struct audit_record r = {
 		.sandbox = e->sandbox,
 		.pid = (pid_t)c->req->pid,
@@ -275,8 +302,12 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.rule_line = d ? d->line : 0,
 	};
 
-	if (e->audit)
+	if (c->family && c->family->audit)
+		c->family->audit(c, &r);
+	if (wanted) {
 		audit_write(e->audit, &r);
+		atomic_fetch_add_explicit(&e->audited, 1, memory_order_relaxed);
+	}
 	if (e->observe)
 		e->observe(e, &r);
 }

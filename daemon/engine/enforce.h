@@ -28,6 +28,8 @@ struct enforcer {
 	void (*observe)(struct enforcer *e, const struct audit_record *r);
 	atomic_ullong notifications;
 	atomic_ullong denials;
+	atomic_ullong audited;         /* decisions the audit trail recorded */
+	atomic_ullong unaudited;       /* and those its --log-level left out */
 };
 
 /*
@@ -36,5 +38,13 @@ struct enforcer {
  */
 int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 		   struct unotify_verdict *ret, void *userdata);
+
+/*
+ * The library works (a mask of 1 << UNOTIFY_WORK_*) the engine may use
+ * deciding and performing any call of any family: what a supervisor that
+ * confines itself must allow (unotify_work_syscalls). -EINVAL when a family
+ * declares none (*ret_nr is one of its calls): a bug, never started with.
+ */
+int enforce_works(unsigned int *ret, int *ret_nr);
 
 #endif

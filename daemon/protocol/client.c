@@ -10,41 +10,52 @@
 #include <json-c/json.h>
 
 #include "client.h"
+#include "kernel-layer.h"
+#include "kernel-layer-landlock.h"
 #include "lib/util.h"
 #include "oci-state.h"
 #include "protocol.h"
 
 #define CLIENT_ANSWER_TIMEOUT_MS 5000
 
-int client_policy_path(const char *dir, const char *name, char **ret_path)
+/* The daemon's refusal, as an errno: "permission denied" is the peer check's. */
+static int client_refusal(struct json_object *answer)
 {
-	char *path;
+	struct json_object *v;
 
-	if (!proto_policy_name_valid(name))
-		return -EINVAL;
-	if (asprintf(&path, "%s/%s.policy", dir ? dir : PROTO_POLICY_DIR_DEFAULT, name) < 0)
-		return -ENOMEM;
-	*ret_path = path;
-	return 0;
-}
-
-static int client_interpret(struct json_object *answer)
-{
-	struct json_object *ok, *v;
-
-	if (!json_object_object_get_ex(answer, "ok", &ok) ||
-	    !json_object_is_type(ok, json_type_boolean))
-		return -EPROTO;
-	if (json_object_get_boolean(ok))
-		return json_object_object_get_ex(answer, "fail_closed", &v) ? -ENODATA : 0;
 	if (json_object_object_get_ex(answer, "error", &v) &&
 	    strcmp(json_object_get_string(v), "permission denied") == 0)
 		return -EACCES;
 	return -EPROTO;
 }
 
-int client_register(const char *socket_path, const char *policy_name, int listener_fd,
-		    pid_t pid)
+static char *client_string(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return strdup(json_object_get_string(v));
+}
+
+static int client_interpret(struct json_object *answer, char **ret_why)
+{
+	struct json_object *ok, *v;
+
+	if (!json_object_object_get_ex(answer, "ok", &ok) ||
+	    !json_object_is_type(ok, json_type_boolean))
+		return -EPROTO;
+	if (!json_object_get_boolean(ok))
+		return client_refusal(answer);
+	if (!json_object_object_get_ex(answer, "fail_closed", &v))
+		return 0;
+	if (ret_why)
+		*ret_why = client_string(answer, "fail_closed");
+	return -ENODATA;
+}
+
+int client_register_serial(const char *socket_path, const char *policy_name, uint64_t serial,
+			   int listener_fd, pid_t pid, char **ret_why)
 {
 	char id[64], metadata[PROTO_POLICY_NAME_MAX + 16];
 	struct json_object *msg, *answer = NULL;
@@ -57,12 +68,114 @@ int client_register(const char *socket_path, const char *policy_name, int listen
 	msg = oci_state_new(id, pid, metadata);
 	if (!msg)
 		return -ENOMEM;
+	if (serial)
+		json_object_object_add(msg, OCI_POLICY_SERIAL, json_object_new_int64((int64_t)serial));
 	r = proto_request(socket_path ? socket_path : PROTO_SOCKET_DEFAULT, msg, &listener_fd, 1,
 			  CLIENT_ANSWER_TIMEOUT_MS, PROTO_MAX_REQUEST, &answer);
 	json_object_put(msg);
 	if (r < 0)
 		return r;
-	r = client_interpret(answer);
+	r = client_interpret(answer, ret_why);
+	json_object_put(answer);
+	return r;
+}
+
+int client_register(const char *socket_path, const char *policy_name, int listener_fd,
+		    pid_t pid)
+{
+	return client_register_serial(socket_path, policy_name, 0, listener_fd, pid, NULL);
+}
+
+/* "WHY; the daemon's policies: a, b" from a refusal that lists them. */
+static char *client_refusal_text(struct json_object *answer)
+{
+	_cleanup_free_ char *why = client_string(answer, "error");
+	struct json_object *names;
+	char *text = NULL, *list = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&list, &size);
+
+	if (!f)
+		return NULL;
+	if (json_object_object_get_ex(answer, "policies", &names) &&
+	    json_object_is_type(names, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(names); i++)
+			fprintf(f, "%s%s", i ? ", " : "",
+				json_object_get_string(json_object_array_get_idx(names, i)));
+	}
+	fclose(f);
+	if (asprintf(&text, "%s; the daemon's policies: %s", why ? why : "refused",
+		     list && list[0] ? list : "none") < 0)
+		text = NULL;
+	free(list);
+	return text;
+}
+
+/* The answer to a kernel-layer request, checked (client_kernel_layer). */
+static int client_kernel_layer_answer(struct json_object *answer, const char *policy_name,
+				      struct sock_fprog *ret, uint64_t *ret_serial,
+				      struct kernel_layer_landlock *ret_ll, char **ret_why)
+{
+	struct json_object *ok, *reason;
+	const char *why = NULL;
+	int r;
+
+	if (!json_object_object_get_ex(answer, "ok", &ok) ||
+	    !json_object_is_type(ok, json_type_boolean))
+		return -EPROTO;
+	if (json_object_get_boolean(ok)) {
+		r = kernel_layer_answer_parse(answer, policy_name, ret, ret_serial, &why);
+		/* A daemon without the Landlock layer answers none: the filter alone. */
+		if (r == 0 && ret_ll && kernel_layer_answer_landlock(answer, ret_ll, &why) < 0) {
+			free(steal_pointer(&ret->filter));
+			r = -EPROTO;
+		}
+		if (r < 0 && why)
+			*ret_why = strdup(why);
+		return r;
+	}
+	if (json_object_object_get_ex(answer, "reason", &reason)) {
+		*ret_why = client_refusal_text(answer);
+		return strcmp(json_object_get_string(reason), "broken-policy") == 0 ? -ENODATA
+										    : -ENOENT;
+	}
+	*ret_why = client_string(answer, "error");
+	return client_refusal(answer);
+}
+
+int client_kernel_layer(const char *socket_path, const char *policy_name, struct sock_fprog *ret,
+			uint64_t *ret_serial, char **ret_why)
+{
+	return client_kernel_layer_landlock(socket_path, policy_name, -1, 0, ret, ret_serial, NULL,
+					    ret_why);
+}
+
+int client_kernel_layer_landlock(const char *socket_path, const char *policy_name, int abi,
+				 unsigned int off, struct sock_fprog *ret, uint64_t *ret_serial,
+				 struct kernel_layer_landlock *ret_ll, char **ret_why)
+{
+	struct json_object *req, *answer = NULL;
+	int r;
+
+	*ret_why = NULL;
+	if (ret_ll)
+		*ret_ll = (struct kernel_layer_landlock){ 0 };
+	if (!proto_policy_name_valid(policy_name))
+		return -EINVAL;
+	req = kernel_layer_request_new(policy_name);
+	if (!req)
+		return -ENOMEM;
+	if (abi >= 0 && kernel_layer_request_add_landlock(req, abi, off) < 0) {
+		json_object_put(req);
+		return -ENOMEM;
+	}
+	r = proto_request(socket_path ? socket_path : PROTO_SOCKET_DEFAULT, req, NULL, 0,
+			  CLIENT_ANSWER_TIMEOUT_MS, KERNEL_LAYER_MAX_ANSWER, &answer);
+	json_object_put(req);
+	if (r < 0)
+		return r;
+	r = client_kernel_layer_answer(answer, policy_name, ret, ret_serial, abi >= 0 ? ret_ll : NULL,
+				       ret_why);
 	json_object_put(answer);
 	return r;
 }

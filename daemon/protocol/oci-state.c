@@ -137,6 +137,20 @@ static int oci_parse_pid(struct json_object *msg, pid_t *ret, const char **ret_w
 	return 0;
 }
 
+static int oci_parse_serial(struct json_object *msg, uint64_t *ret, const char **ret_why)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(msg, OCI_POLICY_SERIAL, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0) {
+		*ret_why = "\"" OCI_POLICY_SERIAL "\" is not a positive number";
+		return -EBADMSG;
+	}
+	*ret = (uint64_t)json_object_get_int64(v);
+	return 0;
+}
+
 int oci_state_parse(struct json_object *msg, int *fds, size_t n_fds, struct oci_state *ret,
 		    const char **ret_why)
 {
@@ -157,6 +171,8 @@ int oci_state_parse(struct json_object *msg, int *fds, size_t n_fds, struct oci_
 			r = -ENOMEM;
 		}
 	}
+	if (r >= 0)
+		r = oci_parse_serial(msg, &s.policy_serial, ret_why);
 	if (r >= 0)
 		r = oci_parse_state(msg, &s, ret_why);
 	if (r >= 0 && !oci_fd_is_listener(fds[idx])) {

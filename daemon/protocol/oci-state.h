@@ -9,11 +9,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct json_object;
 
 #define OCI_ID_MAX 256
+/*
+ * Not OCI's: `unotify run --daemon` adds the serial of the policy version
+ * whose kernel layer it loaded (kernel-layer.h). Runtimes never send it.
+ */
+#define OCI_POLICY_SERIAL "policySerial"
 
 struct oci_state {
 	char *id;
@@ -21,6 +27,7 @@ struct oci_state {
 	char *metadata; /* NULL when absent */
 	char *status;
 	char *bundle;
+	uint64_t policy_serial; /* OCI_POLICY_SERIAL, 0 when absent */
 	int seccomp_fd; /* owned; -1 once taken */
 };
 

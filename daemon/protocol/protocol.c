@@ -258,8 +258,10 @@ int proto_send(int fd, struct json_object *msg, const int *fds, size_t n_fds)
 
 	if (n_fds > PROTO_MAX_FDS)
 		return -EINVAL;
-	if (asprintf(&text, "%s\n", json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN)) <
-	    0)
+	/* "/" as itself: paths and base64 read as they are (both forms are JSON). */
+	if (asprintf(&text, "%s\n",
+		     json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
+								 JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		return -ENOMEM;
 	iov = (struct iovec){ .iov_base = text, .iov_len = strlen(text) };
 	if (n_fds > 0) {

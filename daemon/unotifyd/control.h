@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Control requests (control.c): {"request":"status"}.
+ * Control requests (control.c): {"request":"status"} and "kernel-layer".
  */
 #ifndef UNOTIFYD_CONTROL_H
 #define UNOTIFYD_CONTROL_H

@@ -37,6 +37,7 @@ struct daemon_config {
 	const char *log_path;           /* audit trail file, NULL: stderr or the journal */
 	enum audit_format log_format;
 	bool log_format_set;
+	enum audit_level log_level; /* --log-level (default: deny) */
 	bool sync;                      /* same-CPU hand-off on each listener */
 	bool harden;
 	bool audit_sync;       /* --audit-sync: no writer thread */
@@ -56,7 +57,15 @@ struct daemon {
 	size_t sandboxes_active;
 	uint64_t sandboxes_total;
 
-	atomic_uint pending;             /* connections being read */
+	atomic_uint pending;             /* connections being read (the accept limit) */
+	/*
+	 * Connection threads alive, from before pthread_create to their last
+	 * instruction: reading, registering, answering or supervising. The
+	 * policies and the audit trail are freed at shutdown only when this is
+	 * 0 (pending drops once a message is read, before a registration counts
+	 * as a sandbox: it cannot tell whether a thread still uses them).
+	 */
+	atomic_uint workers;
 	atomic_ullong connections;
 	atomic_ullong rejected;          /* dropped clients */
 	atomic_uint generation;          /* bumped on any change STATUS= shows */

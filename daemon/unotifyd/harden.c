@@ -23,6 +23,7 @@
 #include <seccomp.h>
 #include <sys/capability.h>
 
+#include "engine/enforce.h"
 #include "harden.h"
 #include "lib/uapi.h"
 #include "lib/util.h"
@@ -82,90 +83,122 @@ static int harden_caps_apply(void)
 	return r;
 }
 
-/* Calls allowed whatever their arguments. */
-static const int harden_syscalls[] = {
-	/* memory, threads, signals, time */
-	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
-	SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(set_robust_list), SCMP_SYS(rseq),
-	SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(gettid), SCMP_SYS(getpid),
-	SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn),
-	SCMP_SYS(sigaltstack), SCMP_SYS(restart_syscall), SCMP_SYS(clock_gettime), SCMP_SYS(clock_nanosleep),
-	SCMP_SYS(nanosleep), SCMP_SYS(sched_yield), SCMP_SYS(sched_getaffinity),
-	SCMP_SYS(getrandom), SCMP_SYS(uname), SCMP_SYS(prctl), SCMP_SYS(tgkill),
-	/* files: the audit log, policies, /proc, opens performed for targets */
-	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64),
-	SCMP_SYS(pwrite64), SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat),
-	SCMP_SYS(statx), SCMP_SYS(lseek), SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2),
-	SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents64), SCMP_SYS(fcntl),
-	SCMP_SYS(dup), SCMP_SYS(dup3), SCMP_SYS(fstatfs), SCMP_SYS(statfs), SCMP_SYS(access),
-	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(getcwd), SCMP_SYS(unlink),
-	SCMP_SYS(memfd_create), SCMP_SYS(fsync), SCMP_SYS(fdatasync),
-	/* the socket and its clients; sd_notify and the journal */
-	SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(accept4), SCMP_SYS(recvmsg), SCMP_SYS(sendmsg),
-	SCMP_SYS(sendto), SCMP_SYS(recvfrom), SCMP_SYS(getsockopt), SCMP_SYS(setsockopt),
-	SCMP_SYS(shutdown), SCMP_SYS(connect), SCMP_SYS(getsockname),
-	/* supervision: target memory, pidfds, impersonation */
-	SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_open),
-	SCMP_SYS(pidfd_getfd), SCMP_SYS(pidfd_send_signal), SCMP_SYS(kill), SCMP_SYS(setfsuid),
-	SCMP_SYS(setfsgid), SCMP_SYS(setgroups), SCMP_SYS(setresuid), SCMP_SYS(setresgid),
-	SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid),
-	SCMP_SYS(getgroups), SCMP_SYS(capget), SCMP_SYS(capset), SCMP_SYS(chroot),
-	SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask),
-};
+/*
+ * The seccomp allowlist. Three sources, one list each, never copied here:
+ * - the daemon's own calls, and those of what it links (libc, json-c,
+ *   libsystemd): harden_base below;
+ * - libunotify's calls, by work (lib/syscalls.c, unotify_work_syscalls);
+ * - which works the engine's call families use (daemon/engine, each
+ *   family's .works; enforce_works() walks every call number), so a family
+ *   the engine performs can never be missing from the filter.
+ * A call the daemon's own code starts making goes into harden_base, in the
+ * same change; one the library makes, into lib/syscalls.c.
+ */
+#define ANY(name) { SCMP_SYS(name), -1, 0, 0 }
+#define ARG_EQ(name, n, v) { SCMP_SYS(name), (n), UINT64_MAX, (uint64_t)(v) }
+#define ARG_MASK(name, n, m, v) { SCMP_SYS(name), (n), (uint64_t)(m), (uint64_t)(v) }
 
-/* ioctl: the seccomp notification calls and the isatty() probe of stdio. */
-static const unsigned long harden_ioctls[] = {
-	SECCOMP_IOCTL_NOTIF_RECV,
-	SECCOMP_IOCTL_NOTIF_SEND,
-	SECCOMP_IOCTL_NOTIF_ID_VALID,
-	_IOR(SECCOMP_IOC_MAGIC, 2, __u64), /* ID_VALID as Linux < 5.17 headers spell it */
-	SECCOMP_IOCTL_NOTIF_ADDFD,
-	SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-	TCGETS,
+static const struct unotify_syscall_rule harden_base[] = {
+	/* memory, threads (never a process: CLONE_THREAD), signals, time */
+	ANY(brk), ANY(mmap), ANY(munmap), ANY(mremap), ANY(mprotect), ANY(madvise), ANY(futex),
+	ANY(set_robust_list), ANY(rseq), ANY(exit), ANY(exit_group), ANY(gettid), ANY(getpid),
+	ARG_MASK(clone, 0, CLONE_THREAD, CLONE_THREAD),
+	ANY(rt_sigaction), ANY(rt_sigprocmask), ANY(rt_sigreturn), ANY(sigaltstack),
+	ANY(restart_syscall), ANY(clock_gettime), ANY(clock_nanosleep), ANY(nanosleep),
+	ANY(sched_yield), ANY(sched_getaffinity), ANY(getrandom), ANY(uname), ANY(prctl),
+	ANY(tgkill),
+	/* files: the audit trail, the policy directory (SIGHUP), /proc/self, the signalfd */
+	ANY(read), ANY(write), ANY(readv), ANY(writev), ANY(pread64), ANY(pwrite64), ANY(close),
+	ANY(fstat), ANY(newfstatat), ANY(statx), ANY(lseek), ANY(open), ANY(openat),
+	ANY(readlink), ANY(readlinkat), ANY(getdents64), ANY(fcntl), ANY(dup), ANY(dup3),
+	ANY(fstatfs), ANY(statfs), ANY(access), ANY(faccessat), ANY(faccessat2), ANY(getcwd),
+	ANY(unlink), ANY(memfd_create), ANY(fsync), ANY(fdatasync),
+	ARG_EQ(ioctl, 1, TCGETS), /* isatty() on stdio */
+	/* the socket and its clients; sd_notify and the journal */
+	ANY(poll), ANY(ppoll), ANY(accept4), ANY(recvmsg), ANY(sendmsg), ANY(sendto),
+	ANY(recvfrom), ANY(getsockopt), ANY(setsockopt), ANY(shutdown), ANY(connect),
+	ANY(getsockname), ARG_EQ(socket, 0, AF_UNIX),
+	ANY(getuid), ANY(geteuid), ANY(getgid), ANY(getegid), ANY(getgroups), ANY(capget),
 };
 
 /*
  * LeakSanitizer checks at exit from a tracer that is a clone() but not a
- * thread, and that ptraces the daemon's threads: sanitizer builds (tests
- * only) allow that much more; real builds allow threads only.
+ * thread, and that ptraces the daemon's threads; ThreadSanitizer prints its
+ * reports with a symbolizer it starts: sanitizer builds (tests only) allow
+ * that much more; real builds allow threads only.
  */
 #if defined(__SANITIZE_ADDRESS__)
-static const int harden_sanitizer_syscalls[] = { SCMP_SYS(clone), SCMP_SYS(ptrace),
-						 SCMP_SYS(wait4), SCMP_SYS(getppid),
-						 SCMP_SYS(getdents) };
+static const struct unotify_syscall_rule harden_sanitizer[] = {
+	ANY(clone), ANY(ptrace), ANY(wait4), ANY(getppid), ANY(getdents),
+};
+#elif defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer's report: its clock, and the symbolizer it forks and execs. */
+static const struct unotify_syscall_rule harden_sanitizer[] = {
+	ANY(gettimeofday), ANY(clone), ANY(execve), ANY(wait4), ANY(pipe2), ANY(dup2),
+	ANY(getppid), ANY(getdents), ANY(sched_getparam), ANY(getrusage),
+};
 #else
-static const int harden_sanitizer_syscalls[] = { SCMP_SYS(getpid) }; /* allowed anyway */
+static const struct unotify_syscall_rule harden_sanitizer[] = { ANY(getpid) }; /* allowed anyway */
 #endif
 
-static int harden_seccomp_rules(scmp_filter_ctx ctx)
+static int harden_rule_add(scmp_filter_ctx ctx, const struct unotify_syscall_rule *r)
+{
+	struct scmp_arg_cmp cmp = {
+		.arg = (unsigned int)r->arg,
+		.op = r->mask == UINT64_MAX ? SCMP_CMP_EQ : SCMP_CMP_MASKED_EQ,
+		.datum_a = r->mask == UINT64_MAX ? r->value : r->mask,
+		.datum_b = r->value,
+	};
+
+	if (r->arg < 0)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, r->nr, 0);
+	return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, r->nr, 1, &cmp);
+}
+
+static int harden_rules_add(scmp_filter_ctx ctx, const struct unotify_syscall_rule *rules,
+			    size_t n)
 {
 	int r = 0;
 
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(harden_syscalls); i++)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, harden_syscalls[i], 0);
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(harden_sanitizer_syscalls); i++)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, harden_sanitizer_syscalls[i], 0);
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(harden_ioctls); i++)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
-				     SCMP_A1_64(SCMP_CMP_EQ, harden_ioctls[i], 0));
-	/* Threads only: a new process (fork) or exec is never needed. */
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = harden_rule_add(ctx, &rules[i]);
+	return r;
+}
+
+/* The library's calls for every work the engine's families use (SUPERVISE always). */
+static int harden_work_rules(scmp_filter_ctx ctx)
+{
+	const struct unotify_syscall_rule *rules;
+	unsigned int works;
+	int r, nr;
+
+	r = enforce_works(&works, &nr);
+	if (r < 0) {
+		log_error("the engine's family for system call %d names no library work: "
+			  "cannot derive the daemon's seccomp filter", nr);
+		return r;
+	}
+	works |= 1U << UNOTIFY_WORK_SUPERVISE;
+	for (int w = 0; r >= 0 && w < UNOTIFY_WORK_COUNT; w++) {
+		size_t n = unotify_work_syscalls((enum unotify_work)w, &rules);
+
+		if (works & (1U << w))
+			r = harden_rules_add(ctx, rules, n);
+	}
+	return r;
+}
+
+static int harden_seccomp_rules(scmp_filter_ctx ctx)
+{
+	int r = harden_rules_add(ctx, harden_base, ARRAY_SIZE(harden_base));
+
 	if (r >= 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
-				     SCMP_A0_64(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+		r = harden_rules_add(ctx, harden_sanitizer, ARRAY_SIZE(harden_sanitizer));
+	if (r >= 0)
+		r = harden_work_rules(ctx);
 	/* clone3 hides its flags in memory: ENOSYS makes glibc fall back to clone. */
 	if (r >= 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
-	/* Each supervising thread takes a private fs context, nothing else. */
-	if (r >= 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(unshare), 1,
-				     SCMP_A0_64(SCMP_CMP_EQ, CLONE_FS, 0));
-	if (r >= 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
-				     SCMP_A0_64(SCMP_CMP_EQ, AF_UNIX, 0));
-	/* Sizing the notification buffers of each new listener; never a new filter. */
-	if (r >= 0)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1,
-				     SCMP_A0_64(SCMP_CMP_EQ, SECCOMP_GET_NOTIF_SIZES, 0));
 	return r;
 }
 

@@ -158,6 +158,8 @@ static void *peer_thread(void *arg)
 	proto_message_release(&m);
 	closep(&c->conn);
 	free(c);
+	/* The last use of the shared state: after this the daemon may free it. */
+	atomic_fetch_sub(&d->workers, 1);
 	return NULL;
 }
 
@@ -180,9 +182,11 @@ int peer_spawn(struct daemon *d, int conn, const struct ucred *cred)
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, PEER_THREAD_STACK);
 	atomic_fetch_add(&d->pending, 1);
+	atomic_fetch_add(&d->workers, 1);
 	r = -pthread_create(&t, &attr, peer_thread, c);
 	pthread_attr_destroy(&attr);
 	if (r < 0) {
+		atomic_fetch_sub(&d->workers, 1);
 		atomic_fetch_sub(&d->pending, 1);
 		conn = safe_close(conn);
 		free(c);

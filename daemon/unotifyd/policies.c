@@ -29,11 +29,14 @@ struct policy_set {
 };
 
 static const char POLICY_SUFFIX[] = ".policy";
+/* The last serial given to a loaded policy version (policy_entry.serial). */
+static atomic_ullong policies_serial;
 
 void policy_entry_unref(struct policy_entry *e)
 {
 	if (!e || atomic_fetch_sub(&e->refs, 1) != 1)
 		return;
+	policy_program_free(e->prog);
 	policy_free(e->policy);
 	free(e->name);
 	free(e->error);
@@ -116,6 +119,9 @@ static int policies_load_one(const char *dir, const char *name, struct policy_en
 		r = policy_finish(p, &diags);
 	if (diags.count > 0)
 		policies_log_diags(&diags);
+	/* The kernel layer `unotify run --daemon` asks for: compiled once, here. */
+	if (r >= 0 && (r = policy_compile(p, &e->prog)) < 0)
+		log_warning("policy '%s': cannot compile its kernel layer: %s", name, strerror(-r));
 	if (r < 0) {
 		policy_free(p);
 		if (asprintf(&e->error, "%s: %zu error(s), see the daemon log", path,
@@ -124,6 +130,7 @@ static int policies_load_one(const char *dir, const char *name, struct policy_en
 		log_warning("policy '%s' is broken (%s)", name, strerror(-r));
 	} else {
 		e->policy = p;
+		e->serial = atomic_fetch_add(&policies_serial, 1) + 1;
 	}
 	policy_diags_free(&diags);
 	atomic_init(&e->refs, 1);
@@ -185,14 +192,27 @@ int policies_load(const char *dir, const struct policy_set *old, struct policy_s
 	DIR *d;
 
 	d = opendir(dir);
-	if (!d)
+	if (!d && errno != ENOENT)
 		return negative_errno();
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		closedir(d);
+		if (d)
+			closedir(d);
 		return -ENOMEM;
 	}
 	atomic_init(&s->refs, 1);
+	if (!d) {
+		/*
+		 * Not there (yet): no policy, so every sandbox is refused (fail
+		 * closed) until the directory exists and SIGHUP reloads it. Not
+		 * fatal: the daemon may start before its configuration. Counted
+		 * as one broken policy, so `unotifyd --check` fails.
+		 */
+		log_warning("the policy directory %s does not exist: every sandbox fails closed "
+			    "until it is created and the daemon reloaded (SIGHUP)", dir);
+		*ret = s;
+		return 1;
+	}
 	while (r >= 0 && (de = readdir(d))) {
 		struct policy_entry *e;
 		char name[PROTO_POLICY_NAME_MAX + 1];
@@ -240,6 +260,20 @@ size_t policies_count(const struct policy_set *s, size_t *ret_broken)
 	if (ret_broken)
 		*ret_broken = broken;
 	return s ? s->n : 0;
+}
+
+struct json_object *policies_names_json(const struct policy_set *s)
+{
+	struct json_object *arr = json_object_new_array();
+	char text[PROTO_POLICY_NAME_MAX + 16];
+
+	for (size_t i = 0; arr && s && i < s->n; i++) {
+		const struct policy_entry *e = s->entries[i];
+
+		snprintf(text, sizeof(text), "%s%s", e->name, e->policy ? "" : " (broken)");
+		json_object_array_add(arr, json_object_new_string(text));
+	}
+	return arr;
 }
 
 struct json_object *policies_to_json(const struct policy_set *s)

@@ -8,13 +8,16 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
 
 struct policy_entry {
 	atomic_int refs;
 	char *name;
-	struct policy *policy;  /* NULL: unusable (error says why) */
+	struct policy *policy;          /* NULL: unusable (error says why) */
+	struct policy_program *prog;    /* its kernel layer, compiled once at load */
+	uint64_t serial;                /* this loaded version (a reload makes new ones) */
 	char *error;
 };
 
@@ -34,5 +37,7 @@ void policy_entry_unref(struct policy_entry *e);
 size_t policies_count(const struct policy_set *s, size_t *ret_broken);
 /* [{"name":..., "status":"ok"|"broken", "error":...}] */
 struct json_object *policies_to_json(const struct policy_set *s);
+/* ["name", "name (broken)", ...] */
+struct json_object *policies_names_json(const struct policy_set *s);
 
 #endif

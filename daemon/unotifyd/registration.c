@@ -4,7 +4,9 @@
  * the sandbox and, in listenerMetadata, its policy ("policy=NAME"; none:
  * the default policy). An unknown or broken policy never fails open: the
  * sandbox is supervised fail closed, every notified call denied, and the
- * acknowledgement says so.
+ * acknowledgement says so. So is one whose program was started with the
+ * kernel layer of another version of the policy (`unotify run --daemon`
+ * says which it fetched: policySerial).
  */
 #include "config.h"
 
@@ -48,6 +50,13 @@ static void registration_choose_policy(struct daemon *d, const struct oci_state 
 	} else if (!p->policy->policy) {
 		snprintf(reason, reason_size, "policy '%s' is broken (%s)", name,
 			 p->policy->error ? p->policy->error : "see the daemon log");
+		p->fail_reason = reason;
+	} else if (s->policy_serial && s->policy_serial != p->policy->serial) {
+		/* Its filter was built from another version: never decide by rules it lacks. */
+		snprintf(reason, reason_size,
+			 "policy '%s' was reloaded after the program's kernel layer was fetched "
+			 "(version %llu, now %llu)", name, (unsigned long long)s->policy_serial,
+			 (unsigned long long)p->policy->serial);
 		p->fail_reason = reason;
 	}
 	policies_unref(set);

@@ -72,6 +72,8 @@ static void usage(FILE *out)
 		"  --log FILE             audit trail to FILE (default: the journal under\n"
 		"                         systemd, else stderr)\n"
 		"  --log-format FORMAT    text, json or journal\n"
+		"  --log-level LEVEL      deny (default: every decision but allow), all\n"
+		"                         or none\n"
 		"  --audit-sync           write each audit record before replying (slower;\n"
 		"                         default: a writer thread, within 5 ms)\n"
 		"  --no-sync              do not use the same-CPU hand-off (SYNC_WAKE_UP)\n"
@@ -105,7 +107,7 @@ static int parse_group(const char *s, gid_t *ret)
 enum {
 	OPT_SOCKET = 256, OPT_SOCKET_MODE, OPT_SOCKET_GROUP, OPT_ALLOW_GROUP, OPT_POLICY_DIR,
 	OPT_DEFAULT_POLICY, OPT_LOG, OPT_LOG_FORMAT, OPT_NO_SYNC, OPT_CLIENT_TIMEOUT,
-	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC,
+	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC, OPT_LOG_LEVEL,
 };
 
 static const struct option options[] = {
@@ -117,6 +119,7 @@ static const struct option options[] = {
 	{ "default-policy", required_argument, NULL, OPT_DEFAULT_POLICY },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT },
 	{ "seccomp-default", required_argument, NULL, OPT_SECCOMP_DEFAULT },
@@ -181,6 +184,8 @@ static int parse_one(int opt, const char *arg, struct daemon_config *c, struct c
 	case OPT_LOG_FORMAT:
 		c->log_format_set = true;
 		return audit_format_parse(arg, &c->log_format) < 0 ? -EINVAL : 0;
+	case OPT_LOG_LEVEL:
+		return audit_level_parse(arg, &c->log_level) < 0 ? -EINVAL : 0;
 	case OPT_CLIENT_TIMEOUT:
 		v = strtol(arg, &end, 10);
 		if (*end || end == arg || v < 10 || v > 600000)
@@ -256,10 +261,21 @@ static int open_audit(struct daemon *d)
 			  c->log_path ? c->log_path : "(stderr)", strerror(-r));
 		return r;
 	}
+	audit_set_level(d->audit, c->log_level);
 	/* Off the round trip: the supervising threads only copy their line. */
 	if (!c->audit_sync && (r = audit_set_async(d->audit)) < 0)
 		log_error("cannot start the audit writer: %s", strerror(-r));
 	return r;
+}
+
+/* Records the trail lost are said when it closes, as `status` says them while it runs. */
+static void daemon_audit_close(struct audit *a)
+{
+	unsigned long long lost = audit_close(a);
+
+	if (lost)
+		log_error("%llu audit records could not be written: the audit trail is incomplete",
+			  lost);
 }
 
 static void send_status(struct daemon *d)
@@ -432,27 +448,38 @@ static int main_loop(struct daemon *d, int listen_fd, int sfd)
 /* SIGTERM/SIGINT: stop accepting, tell systemd, say what happens to the sandboxes. */
 static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int sig)
 {
+	unsigned int workers;
 	size_t active;
 
 	notify_stopping();
 	listen_close(&d->config, listen_fd, activated);
+	/*
+	 * No new thread can start now (only this thread spawns them). A thread
+	 * counted in workers may still read the policies or write the audit
+	 * trail, whatever it is doing: only with none left are they freed.
+	 */
+	workers = atomic_load(&d->workers);
+	if (workers == 0) {
+		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
+		daemon_audit_close(d->audit);
+		d->audit = NULL;
+		policies_unref(d->policies);
+		d->policies = NULL;
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	active = d->sandboxes_active;
 	pthread_mutex_unlock(&d->lock);
-	if (active == 0 && atomic_load(&d->pending) == 0) {
-		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
-		audit_close(d->audit);
-		policies_unref(d->policies);
-		return;
-	}
 	/*
 	 * Supervising threads are blocked in RECV and cannot be woken; the
 	 * process exit closes their listeners, and the kernel then fails every
-	 * intercepted call of those sandboxes with ENOSYS: fail closed. Nothing
-	 * shared is freed here, since those threads still use it until the exit.
+	 * intercepted call of those sandboxes with ENOSYS: fail closed. A
+	 * registration still in flight fails the same way. Nothing shared is
+	 * freed here, since those threads still use it until the exit.
 	 */
-	log_warning("%s: stopping with %zu sandboxes supervised: their intercepted calls now fail "
-		    "with ENOSYS (fail closed)", strsignal(sig), active);
+	log_warning("%s: stopping with %zu sandboxes supervised and %zu connections in flight: "
+		    "their intercepted calls now fail with ENOSYS (fail closed)", strsignal(sig),
+		    active, workers > active ? (size_t)(workers - active) : 0);
 }
 
 static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)

@@ -47,6 +47,8 @@ start_daemon() {
 		--seccomp-default kill "$@" 2>>"$T/d.err" &
 	DPID=$!
 	track_pid "$DPID"
+	# A test that fails because the daemon died shows why, when a sanitizer said.
+	trap '_rc=$?; daemon_show_report || true; (exit $_rc); lib_cleanup' EXIT
 	if ! wait_until 10 test -S "$SOCK"; then
 		say "$(cat "$T/d.err")"
 		fail "unotifyd did not start listening on $SOCK"
@@ -56,8 +58,29 @@ start_daemon() {
 	say "unotifyd started (pid $DPID)"
 }
 
+SANITIZER_REPORT='WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:'
+
+# daemon_show_report: prints the daemon's sanitizer report, if its log has one.
+daemon_show_report() {
+	if [ -n "$T" ] && [ -f "$T/d.err" ] && grep -Eq "$SANITIZER_REPORT" "$T/d.err"; then
+		printf -- '--- the daemon'"'"'s sanitizer report:\n'
+		grep -Eq "$SANITIZER_REPORT" "$T/d.err" && sed -En "/$SANITIZER_REPORT/,\$p" "$T/d.err" |
+			head -80
+		return 0
+	fi
+	return 1
+}
+
+# daemon_log_clean: no sanitizer report in the daemon's log (ThreadSanitizer
+# builds stop at the first one; AddressSanitizer's and UBSan's too).
+daemon_log_clean() {
+	if daemon_show_report; then
+		fail "the daemon's log has a sanitizer report"
+	fi
+}
+
 # stop_daemon: SIGTERM, then DRC is its exit status; a daemon that does not
-# stop within 20 s is killed and fails the test.
+# stop within 20 s is killed and fails the test. A sanitizer report fails it too.
 stop_daemon() {
 	kill -TERM "$DPID"
 	if ! wait_until 20 sh -c "! kill -0 $DPID 2>/dev/null || grep -q '^State:.*zombie' /proc/$DPID/status"; then
@@ -68,6 +91,7 @@ stop_daemon() {
 	wait "$DPID"
 	DRC=$?
 	set -e
+	daemon_log_clean
 }
 
 # oci ARGS...: runs oci-client ARGS; sets RC, OUT (stdout), ERR (stderr: the daemon's answer).
@@ -111,6 +135,7 @@ daemon_count_is() {
 # expect_daemon_alive WHAT
 expect_daemon_alive() {
 	daemon_alive || { cat "$T/d.err"; fail "$1: unotifyd died"; }
+	daemon_log_clean
 	say "ok: $1: daemon alive"
 }
 

@@ -20,10 +20,11 @@ native() {
 	NATIVE=$OUT
 }
 
-# supervised PROBE_ARGS...: the probe under $POL.
+# supervised PROBE_ARGS...: the probe under $POL; every decision in the
+# trail (--log-level all), so that `audited` sees what an allowed call read.
 supervised() {
 	# shellcheck disable=SC2086
-	urun $RUN_OPTS --policy "$POL" -- "$PROBE" "$@"
+	urun $RUN_OPTS --log-level all --policy "$POL" -- "$PROBE" "$@"
 }
 
 # same WHAT PREFIX PROBE_ARGS...: supervised, the output is the native one,

@@ -4,11 +4,17 @@
  * for tests/live/daemon-*.sh.
  *
  *   register SOCKET [--style runc|crun|run] [--metadata M] [--id ID] [--notify a,b]
- *            [--no-ack] -- PROGRAM [ARGS]
+ *            [--no-ack] [--serial S] [--hold-close SECONDS] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
  *       (or by client_register() of `unotify run --daemon`, with --metadata
  *       the policy name), then the child execs PROGRAM; exits with its status.
+ *       --serial S: the state carries "policySerial": S, as `unotify run
+ *       --daemon` sends the version of the policy whose kernel layer it loaded.
+ *       --hold-close: a second fd ("held") goes with the state, a TCP socket
+ *       whose last close blocks for SECONDS (SO_LINGER, unsent data): the
+ *       daemon's thread closing it is held between reading the message and
+ *       registering the sandbox.
  *   send SOCKET [--data TEXT | --data-file F | --zeros N] [--fd PATH]...
  *       sends bytes with fds in SCM_RIGHTS, prints the answer, "eof" once the
  *       daemon closed the connection (exit 0), "open" if it did not in 10 s.
@@ -18,6 +24,8 @@
  *   many SOCKET N [--daemon-pid PID] [--metadata M]
  *       N sandboxes at once, each making a notified getppid (expects 42)
  *       before and after a barrier that holds them all alive together.
+ *   mix SOCKET N [options]     N sandboxes of several policies, registered
+ *       and ended concurrently, every answer checked (oci-mix.c)
  *   notify-listen PATH SECONDS prints the datagrams sent to PATH (NOTIFY_SOCKET)
  *   loop-getppid N             N getppid calls: "ns_per_call=..."
  */
@@ -36,21 +44,22 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/protocol/client.h"
+#include "oci-client.h"
 
-#define ANSWER_TIMEOUT_MS 10000
-
-static int die(const char *what)
+int die(const char *what)
 {
 	fprintf(stderr, "oci-client: %s: %s\n", what, strerror(errno));
 	return 2;
 }
 
-static int connect_to(const char *path)
+int connect_to(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -65,7 +74,7 @@ static int connect_to(const char *path)
 }
 
 /* Sends len bytes; the fds travel with the first sendmsg. */
-static int send_with_fds(int sock, const char *data, size_t len, const int *fds, size_t nfds)
+int send_with_fds(int sock, const char *data, size_t len, const int *fds, size_t nfds)
 {
 	char control[CMSG_SPACE(sizeof(int) * 64)];
 	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
@@ -101,7 +110,7 @@ static int send_with_fds(int sock, const char *data, size_t len, const int *fds,
 }
 
 /* Reads until EOF or timeout; prints what came; 0 at EOF, 1 on timeout. */
-static int read_answer(int sock, int timeout_ms, FILE *out)
+int read_answer(int sock, int timeout_ms, FILE *out)
 {
 	char buf[65536];
 
@@ -121,7 +130,7 @@ static int read_answer(int sock, int timeout_ms, FILE *out)
 	}
 }
 
-static int recv_fd(int sock)
+int recv_fd(int sock)
 {
 	char control[CMSG_SPACE(sizeof(int))];
 	char byte;
@@ -142,7 +151,7 @@ static int recv_fd(int sock)
 
 /* ---- The sandboxed child ---- */
 
-static scmp_filter_ctx build_filter(const char *list)
+scmp_filter_ctx build_filter(const char *list)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	char *copy = strdup(list), *save = NULL;
@@ -162,7 +171,7 @@ static scmp_filter_ctx build_filter(const char *list)
 }
 
 /* In the child: load the filter and pass the listener up; returns 0 or exits. */
-static void child_load(scmp_filter_ctx ctx, int sock)
+void child_load(scmp_filter_ctx ctx, int sock)
 {
 	int fd;
 
@@ -177,7 +186,7 @@ static void child_load(scmp_filter_ctx ctx, int sock)
 
 /* ---- Messages as the runtimes write them ---- */
 
-static char *state_runc(pid_t pid, const char *id, const char *metadata)
+char *state_runc(pid_t pid, const char *id, const char *metadata)
 {
 	char *s, md[1024] = "";
 
@@ -193,7 +202,7 @@ static char *state_runc(pid_t pid, const char *id, const char *metadata)
 	return s;
 }
 
-static char *state_crun(pid_t pid, const char *id, const char *metadata)
+char *state_crun(pid_t pid, const char *id, const char *metadata)
 {
 	char *s, md[1024] = "";
 
@@ -211,14 +220,63 @@ static char *state_crun(pid_t pid, const char *id, const char *metadata)
 	return s;
 }
 
-struct reg_opts {
-	const char *socket;
-	const char *style;
-	const char *metadata;
-	const char *id;
-	const char *notify;
-	bool ack;
-};
+
+/*
+ * A loopback TCP socket with data the peer never reads and SO_LINGER set:
+ * closing its last reference blocks for up to seconds. *ret_peer is the
+ * accepted end, to keep open meanwhile.
+ */
+static int lingering_socket(int seconds, int *ret_peer)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct linger lg = { .l_onoff = 1, .l_linger = seconds };
+	socklen_t len = sizeof(sa);
+	int small = 4096, lfd, cfd, pfd;
+	char buf[4096] = { 0 };
+
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0)
+		return -1;
+	cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (cfd < 0 || setsockopt(cfd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)) < 0 ||
+	    connect(cfd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -1;
+	pfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	close(lfd);
+	if (pfd < 0 || setsockopt(pfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) < 0)
+		return -1;
+	while (send(cfd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
+		;
+	if (setsockopt(cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) < 0)
+		return -1;
+	*ret_peer = pfd;
+	return cfd;
+}
+
+/*
+ * The state with the listener and the lingering socket: the socket's fd is
+ * closed here right after the first byte carried both, so the daemon's copy
+ * is its last reference.
+ */
+static int hand_over_held(const struct reg_opts *o, int sock, const char *msg, int listener)
+{
+	static const char one_fd[] = "\"fds\":[\"seccompFd\"]";
+	char *two = NULL, *at = strstr(msg, one_fd);
+	int peer = -1, fds[2] = { listener, lingering_socket(o->hold_close, &peer) }, r;
+
+	if (!at || fds[1] < 0 ||
+	    asprintf(&two, "%.*s\"fds\":[\"seccompFd\",\"held\"]%s", (int)(at - msg), msg,
+		     at + strlen(one_fd)) < 0)
+		return die("preparing the held fd");
+	r = send_with_fds(sock, two, 1, fds, 2);
+	close(fds[1]);
+	if (r == 0)
+		r = send_with_fds(sock, two + 1, strlen(two) - 1, NULL, 0);
+	free(two);
+	/* The peer end stays open (never read) until this process exits. */
+	return r < 0 ? die("hand-over") : 0;
+}
 
 /* `unotify run --daemon`'s own client (daemon/protocol/client.c), --metadata being the name. */
 static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
@@ -231,7 +289,7 @@ static int hand_over_run(const struct reg_opts *o, int listener, pid_t pid)
 }
 
 /* Hands one listener to the daemon; prints the daemon's answer to stderr. */
-static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
+int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
 {
 	char *msg;
 	int sock, r = 0;
@@ -240,13 +298,27 @@ static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const ch
 		return hand_over_run(o, listener, pid);
 	msg = strcmp(o->style, "crun") == 0 ? state_crun(pid, id, o->metadata) :
 					      state_runc(pid, id, o->metadata);
+	if (msg && o->serial) {
+		char *pinned = NULL;
+
+		if (asprintf(&pinned, "{\"policySerial\":%s,%s", o->serial, msg + 1) < 0)
+			pinned = NULL;
+		free(msg);
+		msg = pinned;
+	}
 	sock = connect_to(o->socket);
 
-	if (!msg || sock < 0 || send_with_fds(sock, msg, strlen(msg), &listener, 1) < 0) {
+	if (msg && sock >= 0 && o->hold_close > 0) {
+		r = hand_over_held(o, sock, msg, listener);
+		if (r == 0 && o->ack) {
+			shutdown(sock, SHUT_WR);
+			read_answer(sock, ANSWER_TIMEOUT_MS, o->answer ? o->answer : stderr);
+		}
+	} else if (!msg || sock < 0 || send_with_fds(sock, msg, strlen(msg), &listener, 1) < 0) {
 		r = die("hand-over");
 	} else if (o->ack) {
 		shutdown(sock, SHUT_WR);
-		read_answer(sock, ANSWER_TIMEOUT_MS, stderr);
+		read_answer(sock, ANSWER_TIMEOUT_MS, o->answer ? o->answer : stderr);
 	}
 	if (sock >= 0)
 		close(sock);
@@ -254,7 +326,7 @@ static int hand_over(const struct reg_opts *o, int listener, pid_t pid, const ch
 	return r;
 }
 
-static int wait_status(pid_t pid)
+int wait_status(pid_t pid)
 {
 	int st;
 
@@ -264,40 +336,72 @@ static int wait_status(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int cmd_register(const struct reg_opts *o, char **argv)
+pid_t child_start(scmp_filter_ctx ctx, int *ret_listener, int *ret_go)
 {
-	scmp_filter_ctx ctx = build_filter(o->notify);
-	int sp[2], go[2], listener;
-	char one = 1;
+	int sp[2], go[2];
+	char one;
 	pid_t pid;
 
-	if (!ctx || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0 ||
-	    pipe2(go, O_CLOEXEC) < 0)
-		return die("setup");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0)
+		return -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
 	pid = fork();
-	if (pid < 0)
-		return die("fork");
 	if (pid == 0) {
 		close(sp[0]);
 		close(go[1]);
 		child_load(ctx, sp[1]);
 		if (read(go[0], &one, 1) != 1)
 			_exit(122);
+		close(go[0]);
+		return 0;
+	}
+	close(sp[1]);
+	close(go[0]);
+	*ret_listener = pid > 0 ? recv_fd(sp[0]) : -1;
+	close(sp[0]);
+	if (*ret_listener < 0) {
+		close(go[1]);
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		return -1;
+	}
+	*ret_go = go[1];
+	return pid;
+}
+
+void child_release(int go)
+{
+	char one = 1;
+
+	if (write(go, &one, 1) != 1)
+		die("releasing the child");
+	close(go);
+}
+
+static int cmd_register(const struct reg_opts *o, char **argv)
+{
+	scmp_filter_ctx ctx = build_filter(o->notify);
+	int listener, go;
+	pid_t pid;
+
+	if (!ctx)
+		return die("setup");
+	pid = child_start(ctx, &listener, &go);
+	if (pid < 0)
+		return die("starting the sandbox");
+	if (pid == 0) {
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	seccomp_release(ctx);
-	close(sp[1]);
-	close(go[0]);
-	listener = recv_fd(sp[0]);
-	if (listener < 0)
-		return die("receiving the listener");
 	if (hand_over(o, listener, pid, o->id) != 0)
 		kill(pid, SIGKILL);
 	close(listener);
-	if (write(go[1], &one, 1) != 1)
-		return die("releasing the child");
-	close(go[1]);
+	child_release(go);
 	return wait_status(pid);
 }
 
@@ -582,6 +686,10 @@ static int parse_reg(int argc, char **argv, struct reg_opts *o)
 			o->id = v;
 		else if (strcmp(a, "--notify") == 0)
 			o->notify = v;
+		else if (strcmp(a, "--hold-close") == 0)
+			o->hold_close = atoi(v);
+		else if (strcmp(a, "--serial") == 0)
+			o->serial = v;
 		else if (strcmp(a, "--daemon-pid") == 0)
 			;
 		else
@@ -619,6 +727,8 @@ int main(int argc, char **argv)
 		o.ack = true;
 		return cmd_many(&o, atoi(argv[3]), opt_value(argc, argv, "--daemon-pid"));
 	}
+	if (strcmp(cmd, "mix") == 0)
+		return cmd_mix(argc - 2, argv + 2);
 	if (strcmp(cmd, "send") == 0)
 		return cmd_send(argc - 2, argv + 2);
 	if (strcmp(cmd, "silent") == 0 && argc == 4)
@@ -630,7 +740,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "loop-getppid") == 0)
 		return cmd_loop_getppid(atol(argv[2]));
 usage:
-	fprintf(stderr, "usage: oci-client register|send|silent|request|many|notify-listen|"
+	fprintf(stderr, "usage: oci-client register|send|silent|request|many|mix|notify-listen|"
 			"loop-getppid ... (see the comment at the top of oci-client.c)\n");
 	return 2;
 }

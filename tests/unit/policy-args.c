@@ -264,6 +264,23 @@ static int directive_syscall(const char *s)
 	return policy_syscall_resolve(s);
 }
 
+/*
+ * A rule index as tables write it: N is the author's N-th rule (from 0),
+ * after the implicit ones (files "implicit:NAME"); iN is index N itself.
+ */
+size_t directive_rule_index(const struct policy *p, const char *s)
+{
+	size_t implicit = 0;
+	const char *file;
+
+	if (s[0] == 'i')
+		return strtoul(s + 1, NULL, 10);
+	while (policy_rule_source(p, implicit, &file, NULL) == 0 && implicit < policy_rule_count(p) &&
+	       file && strncmp(file, "implicit:", 9) == 0)
+		implicit++;
+	return implicit + strtoul(s, NULL, 10);
+}
+
 /* needs: RULE SYSCALL never|nothing|registers|memory [kernel|registers|performed|unsafe] */
 int directive_needs(const struct policy *p, char *val, char *bad, size_t size)
 {
@@ -277,7 +294,7 @@ int directive_needs(const struct policy *p, char *val, char *bad, size_t size)
 
 	if (!rule || !kind || nr < 0)
 		return snprintf(bad, size, "needs: expected RULE SYSCALL KIND [HOW]"), -EINVAL;
-	if (policy_rule_needs(p, strtoul(rule, NULL, 10), nr, &n, &e) < 0)
+	if (policy_rule_needs(p, directive_rule_index(p, rule), nr, &n, &e) < 0)
 		return snprintf(bad, size, "policy_rule_needs(%s, %s) failed", rule, sys), -EINVAL;
 	if (strcmp(kinds[n], kind) != 0)
 		return snprintf(bad, size, "rule %s needs %s for %s, expected %s", rule, kinds[n],

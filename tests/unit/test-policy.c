@@ -22,6 +22,7 @@
  *   call: getppid arch=i386    (arch=i386|x32: only the kernel layer sees it)
  *   env: caps=cap_sys_admin,cap_net_raw kernel=6.18   (policy_set_env, before parsing)
  *   needs: RULE SYSCALL never|nothing|registers|memory [kernel|registers|performed|unsafe]
+ *                              (RULE: the author's, from 0; iN: index N, implicit rules first)
  *   group: @NAME has SYSCALL...   group: @NAME lacks SYSCALL...
  *   expect: deny EACCES        (allow | deny ERRNO | kill | log | return N)
  *   layer: kernel              (kernel: the BPF settles it; user: it notifies)
@@ -30,6 +31,7 @@
  *   notified: yes              (program->notified[nr])
  *   describe: 0 openat path=/etc/shadow -> deny EACCES
  *   glob: PATTERN PATH yes|no
+ *   apart: PATTERN A B yes|no  (policy_glob_tells_apart, both ways round)
  *   errno: NAME NUMBER [CANONICAL]   (or "errno: NAME invalid"; CANONICAL for aliases)
  *   landlock: ABI              (the Landlock layer for that ABI; the calls after it run
  *                               through the filter built with it, and those the filter
@@ -391,14 +393,15 @@ static void tcase_expect_call(struct tcase *c, const char *key, const char *val)
 
 static void tcase_describe(struct tcase *c, char *val)
 {
-	char buf[512], *text;
-	unsigned long i = strtoul(val, &text, 10);
+	char buf[512], *text = val + strcspn(val, " \t");
+	unsigned long i;
 	int r;
 
 	if (!c->policy) {
 		fail(c, "describe: no policy");
 		return;
 	}
+	i = directive_rule_index(c->policy, val);
 	text = trim(text);
 	r = policy_rule_describe(c->policy, i, buf, sizeof(buf));
 	if (r < 0)
@@ -419,6 +422,23 @@ static void tcase_glob(struct tcase *c, char *val)
 	}
 	if (policy_glob_match(pat, path) != w)
 		fail(c, "glob '%s' on '%s': expected %s", pat, path, want);
+}
+
+static void tcase_apart(struct tcase *c, char *val)
+{
+	char *save = NULL, *pat = strtok_r(val, " \t", &save);
+	char *a = strtok_r(NULL, " \t", &save), *b = strtok_r(NULL, " \t", &save);
+	char *want = strtok_r(NULL, " \t", &save);
+	bool w;
+
+	if (!pat || !a || !b || !want || !yes_no(c, want, &w)) {
+		fail(c, "apart: expected PATTERN A B yes|no");
+		return;
+	}
+	if (policy_glob_tells_apart(pat, a, b) != w)
+		fail(c, "'%s' tells '%s' from '%s': expected %s", pat, a, b, want);
+	if (policy_glob_tells_apart(pat, b, a) != w)
+		fail(c, "'%s' tells '%s' from '%s' (swapped): expected %s", pat, b, a, want);
 }
 
 static void tcase_errno(struct tcase *c, char *val)
@@ -621,6 +641,8 @@ static void tcase_directive(struct tcase *c, const char *key, char *val)
 		tcase_describe(c, val);
 	else if (strcmp(key, "glob") == 0)
 		tcase_glob(c, val);
+	else if (strcmp(key, "apart") == 0)
+		tcase_apart(c, val);
 	else if (strcmp(key, "errno") == 0)
 		tcase_errno(c, val);
 	else if (strcmp(key, "needs") == 0)

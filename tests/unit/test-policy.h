@@ -34,6 +34,7 @@ int targs_parse_word(struct targs *a, const char *w);
 const char *targs_misuse(const struct targs *a);
 /* env:, needs:, group: directives; on failure -EINVAL and why in bad. */
 int directive_env(char *val, struct policy_env *env, char *bad, size_t size);
+size_t directive_rule_index(const struct policy *p, const char *s);
 int directive_needs(const struct policy *p, char *val, char *bad, size_t size);
 int directive_group(char *val, char *bad, size_t size);
 

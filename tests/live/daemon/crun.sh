@@ -5,7 +5,7 @@
 # container's notified calls are decided by the daemon's policy, including
 # path rules resolved in the container's own root. crun refuses
 # hybrid cgroup setups: it runs in a private mount namespace without the
-# cgroup2 mount there (FIELD-NOTES).
+# cgroup2 mount there.
 
 . "$top_srcdir/tests/live/daemon-lib.sh"
 command -v crun >/dev/null 2>&1 || skip "crun is not installed (apt-get install crun)"

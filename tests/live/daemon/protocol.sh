@@ -78,7 +78,7 @@ expect_out "path rule after resolution (/tmp/../etc/shadow)" "err EACCES"
 audit=$(cat "$T/audit.log")
 expect_grep "audit trail: the return decision, with the sandbox" "$audit" \
 	'sandbox=r-compact .*syscall=getppid.*verdict=return value=42'
-expect_grep "audit trail: the denied open" "$audit" 'path=/etc/shadow verdict=deny errno=EACCES'
+expect_grep "audit trail: the denied open" "$audit" 'verdict=deny errno=EACCES rule=.* path=/etc/shadow'
 expect_grep "audit trail: fail-closed denial" "$audit" 'syscall=getppid.*verdict=deny errno=EPERM'
 expect_daemon_alive "after every registration"
 

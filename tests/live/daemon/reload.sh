@@ -60,7 +60,7 @@ stop_daemon
 [ "$DRC" = 0 ] || fail "unotifyd exited $DRC on SIGTERM"
 say "ok: SIGTERM with a sandbox alive: exit 0"
 expect_log "SIGTERM says what happens to the sandboxes" \
-	"stopping with 1 sandboxes supervised: their intercepted calls now fail with ENOSYS"
+	"stopping with 1 sandboxes supervised and 0 connections in flight: their intercepted calls now fail with ENOSYS"
 [ ! -e "$SOCK" ] || fail "the socket file was left behind"
 say "ok: the socket file is removed"
 echo go >"$T/hold2"

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -122,8 +123,8 @@ static bool spawn_run(struct unotify_spawn_attr *a, enum filter_kind kind, struc
 	free(prog.filter);
 	EXPECT_EQ(r, 0);
 	EXPECT(child.pid > 0 && child.pidfd >= 0 && child.exec_status_fd >= 0);
-	EXPECT_EQ(unotify_listener_new(child.listener_fd, &l), 0);
-	child.listener_fd = -1;
+	EXPECT_EQ(unotify_child_listener(&child, &l), 0);
+	EXPECT_EQ(child.listener_fd, -1);
 	EXPECT_EQ(unotify_supervise(l, &ops, NULL), 0);
 	unotify_listener_free(l);
 	s->status = unotify_child_wait(&child);
@@ -134,8 +135,8 @@ static bool spawn_run(struct unotify_spawn_attr *a, enum filter_kind kind, struc
 	return true;
 }
 
-#define SPAWN_ATTR(...) \
-	((struct unotify_spawn_attr){ .cpu = -1, .stdio_fds = { -1, -1, -1 }, __VA_ARGS__ })
+/* Zero means unset: only what a test names differs from the caller. */
+#define SPAWN_ATTR(...) ((struct unotify_spawn_attr){ __VA_ARGS__ })
 
 static bool spawn_sh(const char *script, struct spawned *s)
 {
@@ -244,7 +245,10 @@ static bool spawn_capture(struct unotify_spawn_attr *a, const char *script, char
 	EXPECT(pipe2(p, O_CLOEXEC) == 0);
 	a->path = "/bin/sh";
 	a->argv = argv;
+	a->redirect_stdio = true;
+	a->stdio_fds[0] = -1;
 	a->stdio_fds[1] = p[1];
+	a->stdio_fds[2] = -1;
 	EXPECT(spawn_run(a, FILTER_NOTIFY_GETPPID, &s));
 	close(p[1]);
 	n = read(p[0], out, size - 1);
@@ -274,12 +278,59 @@ static bool test_spawn_cpu(void)
 	char out[256];
 	int status;
 
+	a.pin_cpu = true;
 	a.cpu = 0;
 
 	EXPECT(spawn_capture(&a, "grep Cpus_allowed_list /proc/self/status", out, sizeof(out),
 			     &status));
 	EXPECT_EQ(status, 0);
 	EXPECT(strcmp(out, "Cpus_allowed_list:\t0\n") == 0);
+	return true;
+}
+
+/* readlink of /proc/self/fd/FD, or "" */
+static void fd_target(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+}
+
+/* A zero-initialised attr: the child keeps the caller's CPUs and stdio. */
+static bool test_spawn_zero_attr(void)
+{
+	char fd0[256], fd1[256], fd2[256], cpus[256] = "", *argv[9];
+	struct unotify_spawn_attr a = { 0 };
+	struct spawned s = { .c.fd = -1 };
+	FILE *f = fopen("/proc/self/status", "re");
+
+	EXPECT(f);
+	while (fgets(cpus, sizeof(cpus), f) && strncmp(cpus, "Cpus_allowed_list:", 18) != 0)
+		;
+	fclose(f);
+	cpus[strcspn(cpus, "\n")] = '\0';
+	fd_target(0, fd0, sizeof(fd0));
+	fd_target(1, fd1, sizeof(fd1));
+	fd_target(2, fd2, sizeof(fd2));
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = "[ \"$(readlink /proc/$$/fd/0)\" = \"$1\" ] &&"
+		  " [ \"$(readlink /proc/$$/fd/1)\" = \"$2\" ] &&"
+		  " [ \"$(readlink /proc/$$/fd/2)\" = \"$3\" ] &&"
+		  " [ \"$(grep Cpus_allowed_list: /proc/$$/status)\" = \"$4\" ]";
+	argv[3] = "sh";
+	argv[4] = fd0;
+	argv[5] = fd1;
+	argv[6] = fd2;
+	argv[7] = cpus;
+	argv[8] = NULL;
+	a.path = "/bin/sh";
+	a.argv = argv;
+	EXPECT(spawn_run(&a, FILTER_NOTIFY_GETPPID, &s));
+	EXPECT_EQ(s.status, 0);
 	return true;
 }
 
@@ -395,6 +446,43 @@ static bool test_spawn_fail_closed(void)
 	return true;
 }
 
+/*
+ * The ownership trap of unotify.h: the listener took child.listener_fd and
+ * the caller kept the number. unotify_child_close() must not close what the
+ * listener now owns (in a threaded supervisor that number may by then be
+ * another sandbox's), and taking the listener a second time is refused.
+ */
+static bool test_spawn_listener_ownership(void)
+{
+	struct counts c = { .fd = -1 };
+	struct unotify_loop_ops ops = { decide_spawned, NULL, &c };
+	char *argv[] = { self_exe, "--child", "getppid42", NULL };
+	struct unotify_spawn_attr a = SPAWN_ATTR(.path = self_exe, .argv = argv);
+	struct unotify_child child;
+	struct sock_fprog prog;
+	unotify_listener *l, *again = NULL;
+	int fd;
+
+	EXPECT(filter_build(FILTER_NOTIFY_GETPPID, &prog));
+	a.filter = &prog;
+	EXPECT_EQ(unotify_spawn(&a, &child), 0);
+	free(prog.filter);
+	fd = child.listener_fd;
+	EXPECT_EQ(unotify_listener_new(fd, &l), 0); /* and child.listener_fd kept */
+	EXPECT_EQ(unotify_listener_new(fd, &again), -EBUSY);
+	EXPECT(again == NULL);
+	unotify_child_close(&child);
+	EXPECT_EQ(child.listener_fd, -1);
+	EXPECT_EQ(child.pidfd, -1);
+	EXPECT(fcntl(unotify_listener_fd(l), F_GETFD) >= 0); /* still open: the listener's */
+	EXPECT_EQ(unotify_supervise(l, &ops, NULL), 0);     /* and it still works */
+	EXPECT_EQ(c.decided, 1);
+	unotify_listener_free(l);
+	EXPECT(waitpid(child.pid, &fd, 0) == child.pid && WIFEXITED(fd) && WEXITSTATUS(fd) == 0);
+	EXPECT_EQ(unotify_child_listener(&child, &l), -EBADF);
+	return true;
+}
+
 /* `test-lib --child MODE`: the program the spawn tests above exec. */
 int spawn_child_main(const char *mode)
 {
@@ -402,6 +490,8 @@ int spawn_child_main(const char *mode)
 		return syscall(__NR_getpid) == getpid() ? 0 : 1;
 	if (strcmp(mode, "enosys") == 0)
 		return child_enosys(getppid());
+	if (strcmp(mode, "getppid42") == 0)
+		return syscall(__NR_getppid) == 42 ? 0 : 1;
 	if (strcmp(mode, "read-injected") == 0) {
 		char buf[8] = { 0 };
 		long fd = syscall(__NR_getppid);
@@ -432,12 +522,15 @@ const struct test_entry spawn_tests[] = {
 	  false, true },
 	{ "spawn: stdio and environment", test_spawn_stdio_env, false, true },
 	{ "spawn: cpu affinity", test_spawn_cpu, false, true },
+	{ "spawn: a zero attr leaves CPUs and stdio as they are", test_spawn_zero_attr, false, true },
 	{ "spawn: drop_caps as root and as nobody", test_spawn_user_drop_caps, true, true },
 	{ "spawn: keep_caps as nobody and as root", test_spawn_user_keep_caps, true, true },
 	{ "spawn: unknown user or capability", test_spawn_bad_attr, false, true },
 	{ "spawn: x32 and i386 entry points killed", test_foreign_abi_killed, false, true },
 	{ "spawn: an FD verdict", test_spawn_fd_verdict, false, true },
 	{ "spawn: supervisor drops the listener: ENOSYS", test_spawn_fail_closed, false, true },
+	{ "spawn: the listener owns listener_fd once it took it", test_spawn_listener_ownership,
+	  false, true },
 };
 
 const size_t spawn_tests_count = ARRAY_SIZE(spawn_tests);

@@ -42,7 +42,7 @@ urun --policy "$T/log.policy" -- "$PROBE" --pid getppid
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "log getppid runs the real call" "$OUT" "^ret=$SUP_PID\$"
 expect_grep "log getppid audit line" "$ERR" \
-	"^$TS pid=$pid syscall=getppid args=\\(\\) verdict=log rule=$(re_quote "$T/log.policy"):2\$"
+	"^$TS pid=$pid syscall=getppid verdict=log rule=$(re_quote "$T/log.policy"):2 args=\\(\\)\$"
 
 say "== the audit trail in text: return, deny with a path, default"
 cat >"$T/audit.policy" <<EOF
@@ -54,19 +54,38 @@ EOF
 urun --policy "$T/audit.policy" -- "$PROBE" --pid getppid
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "return in the trail" "$ERR" \
-	"^$TS pid=$pid syscall=getppid args=\\(\\) verdict=return value=42 rule=$(re_quote "$T/audit.policy"):1\$"
+	"^$TS pid=$pid syscall=getppid verdict=return value=42 rule=$(re_quote "$T/audit.policy"):1 args=\\(\\)\$"
 urun --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "denied open" "$OUT" '^err EACCES$'
 deny_trail=$ERR
 expect_grep "deny with path in the trail" "$ERR" \
-	"^$TS pid=$pid syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/secret") verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2\$"
+	"^$TS pid=$pid syscall=openat verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2 args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/secret")\$"
 echo hello >"$T/other"
-urun --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "open decided by the default" "$OUT" '^data=hello$'
-expect_grep "default in the trail" "$ERR" \
-	"^$TS pid=$pid syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/other")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/other") verdict=allow rule=default\$"
+expect_grep "default in the trail (--log-level all)" "$ERR" \
+	"^$TS pid=$pid syscall=openat verdict=allow rule=default args=\\(AT_FDCWD, \"$(re_quote "$T/other")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/other")\$"
+
+say "== --log-level: allowed calls are left out by default, counted in --stats"
+urun --stats --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+expect_grep "the allowed open ran" "$OUT" '^data=hello$'
+expect_no_grep "no allowed call in the default trail" "$ERR" ' verdict=allow '
+expect_grep "the table counts the allowed opens" "$ERR" '^openat +[1-9][0-9]* +0 +[1-9]'
+expect_grep "and says what the trail left out" "$ERR" \
+	'^audit: 0 records written, [1-9][0-9]* decisions not recorded \(--log-level deny\)$'
+urun --policy "$T/audit.policy" -- "$PROBE" open "$T/secret"
+expect_grep "a denial is still recorded by default" "$ERR" \
+	"syscall=openat verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2 args="
+urun --policy "$T/log.policy" -- "$PROBE" getppid
+expect_grep "a log rule is still recorded by default" "$ERR" 'syscall=getppid verdict=log .* args=\(\)'
+urun --log-level none --policy "$T/audit.policy" -- "$PROBE" open "$T/secret"
+expect_grep "--log-level none: the denial still happens" "$OUT" '^err EACCES$'
+expect_no_grep "--log-level none: no record at all" "$ERR" ' verdict='
+urun --log-level verbose --policy "$T/audit.policy" -- "$PROBE" getppid
+expect_status "an unknown --log-level is bad usage" 125
+expect_grep "and says which levels exist" "$ERR" "takes deny, all or none, not 'verbose'"
 
 say "== the audit trail in JSON"
 urun --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
@@ -125,7 +144,7 @@ urun --log "$T/audit.log" --policy "$T/audit.policy" -- "$PROBE" getppid
 expect_out "return with --log" "ret=42"
 [ -f "$T/audit.log" ] || fail "--log did not create $T/audit.log"
 expect_grep "--log file has the record" "$(cat "$T/audit.log")" \
-	"^$TS pid=[0-9]+ syscall=getppid args=\\(\\) verdict=return value=42 rule="
+	"^$TS pid=[0-9]+ syscall=getppid verdict=return value=42 rule="
 expect_no_grep "no record on stderr with --log" "$ERR" ' verdict='
 
 say "== no audit line for what the kernel layer settles"
@@ -156,12 +175,29 @@ say "== arguments decoded as in the documented example"
 # CLI.md: args=(AT_FDCWD, "/etc/shadow", O_RDONLY): no mode without O_CREAT.
 ERR=$deny_trail
 expect_grep "openat without O_CREAT shows three arguments" "$ERR" \
-	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY\\) path="
-urun --policy "$T/audit.policy" -- "$PROBE" open "$T" directory
+	"syscall=openat .* args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY\\) path="
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" open "$T" directory
 expect_grep "O_DIRECTORY is not O_TMPFILE: no mode either" "$ERR" \
-	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T")\", O_RDONLY\\|O_DIRECTORY\\) path="
-urun --policy "$T/audit.policy" -- "$PROBE" open "$T/created" wronly creat mode=0600
+	"syscall=openat .* args=\\(AT_FDCWD, \"$(re_quote "$T")\", O_RDONLY\\|O_DIRECTORY\\) path="
+urun --log-level all --policy "$T/audit.policy" -- "$PROBE" open "$T/created" wronly creat mode=0600
 expect_grep "O_CREAT shows the mode in octal" "$ERR" \
-	"syscall=openat args=\\(AT_FDCWD, \"$(re_quote "$T/created")\", O_WRONLY\\|O_CREAT, 0600\\) path="
+	"syscall=openat .* args=\\(AT_FDCWD, \"$(re_quote "$T/created")\", O_WRONLY\\|O_CREAT, 0600\\) path="
+
+say "== execve: the program and its argv, as strace shows them, bounded and escaped"
+urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c 'exec /bin/echo "a b" "q\"x" "$(printf "\001")"'
+expect_grep "the shell's execve: path and argv" "$ERR" \
+	'syscall=execve verdict=log .* args=\("/bin/sh", \["/bin/sh", "-c", "exec /bin/echo .*"\], 0x[0-9a-f]+\)'
+expect_grep "quotes and control characters escaped" "$ERR" \
+	'syscall=execve verdict=log .* args=\("/bin/echo", \["/bin/echo", "a b", "q\\"x", "\\x01"\], 0x[0-9a-f]+\)'
+long=$(printf '%0300d' 0)
+urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c "exec /bin/true $long \$(seq 40)"
+expect_grep "a long argument is cut at 255 bytes, marked ..." "$ERR" \
+	"syscall=execve verdict=log .* args=\(\"/bin/true\", \[\"/bin/true\", \"$(printf '%0255d' 0)\"\.\.\., \"1\", "
+expect_grep "32 arguments shown (/bin/true, the long one, 1..30), then ..." "$ERR" \
+	'verdict=log .*"29", "30", \.\.\.\], 0x[0-9a-f]+\)'
+urun --log-format json --rule 'log execve' --rule 'default allow' -- /bin/true x
+expect_grep "JSON: program and argv" "$ERR" '"program":"\\/bin\\/true","argv":\["\\/bin\\/true","x"\]'
+urun --rule 'log execve' --rule 'default allow' -- "$PROBE" syscall 59 0 1 0
+expect_grep "a bad path and argv stay raw values" "$ERR" 'syscall=execve verdict=log .* args=\(0x0, 0x1, 0x0\)'
 
 say "PASS: actions"

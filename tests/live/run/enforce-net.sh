@@ -179,7 +179,7 @@ expect "300000 bytes on a stream: 262144 sent (a short write)" "ok n=262144" \
 served big "read=262144\$"
 expect "sendto without an address: decided on registers" "ok n=5" \
 	sendto dgram unix "$A/dg.sock" hello connect noaddr
-audited "no address read" "syscall=sendto .* verdict=allow rule=default"
+audited "no address read" "syscall=sendto verdict=allow rule=default "
 expect_no_grep "the connected sendto was not decided on memory" "$(audit_lines | grep syscall=sendto)" \
 	" addr="
 

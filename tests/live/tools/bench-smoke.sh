@@ -113,6 +113,27 @@ check_json "each row measured, or unsupported with a reason" "$J" \
 check_json "every measured row is complete and sane" "$J" \
 	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
 
+say "== decided path calls: the floor, the library with the engine, the daemon"
+ucmd bench --call open,stat,access,readlink --path both --mode raw,bare,lib,daemon,bare-walk,bare-creds \
+	--sync on $SMALL --json
+J="$T/paths.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --call with every path call exits 0" 0
+check_json "4 calls x 2 paths x 6 modes" "$J" '.runs | length == 48'
+check_json "each row names its call and path" "$J" \
+	'all(.runs[]; (.call | IN("open", "stat", "access", "readlink")) and
+	     (.path | IN("found", "missing")))'
+check_json "every row measured (each call's result was checked)" "$J" \
+	'all(.runs[]; .status == "ok")'
+check_json "every measured row is complete and sane" "$J" \
+	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+check_json "each row is compared with the floor of its own call and path" "$J" \
+	'all(.runs[] | select(.mode != "bare");
+	     .floor == ("bare " + .call + (if .path == "missing" then " ENOENT" else "" end) +
+	                " sync=on"))'
+check_json "getppid rows keep call getppid and path null" "$T/all.json" \
+	'all(.runs[]; .call == "getppid" and .path == null)'
+
 say "== futex with several threads"
 ucmd bench --mode futex --threads 3 $SMALL --json
 printf '%s\n' "$OUT" >"$T/futex.json"

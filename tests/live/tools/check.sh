@@ -102,4 +102,19 @@ ucmd policy check "$T/missing.policy"
 [ "$RC" != 0 ] || fail "policy check of a missing file exited 0"
 expect_grep "names the missing file" "$ERR" "$(re_quote "$T/missing.policy")"
 
+say "== a directory given as a policy, or included"
+mkdir "$T/pdir"
+ucmd policy check "$T/pdir"
+expect_status "policy check of a directory" 1
+expect_grep "a directory: Is a directory" "$ERR" \
+	"^$(re_quote "$T/pdir"): error: cannot read: Is a directory \(give a policy file"
+printf 'include pdir\ndefault allow\n' >"$T/incdir.policy"
+ucmd policy check "$T/incdir.policy"
+expect_status "including a directory" 1
+expect_grep "the include line names it" "$ERR" \
+	"^$(re_quote "$T/incdir.policy"):1:9: error: cannot include '$(re_quote "$T/pdir")': Is a directory"
+urun --policy "$T/pdir" -- true
+expect_status "run --policy DIR" 125
+expect_grep "run says it too" "$ERR" "Is a directory"
+
 say "PASS: check"

@@ -28,7 +28,7 @@ if usable demo "$P/demo.policy"; then
 	expect_grep "demo: /etc/shadow denied" "$OUT" "^demo: denied, as the policy says\$"
 	expect_grep "demo: getppid answered by the supervisor" "$OUT" "answered getppid: 42\$"
 	expect_grep "demo: the trail names the deny rule" "$(audit_lines)" \
-		"path=/etc/shadow verdict=deny errno=EACCES rule=.*demo.policy:[0-9]+"
+		"verdict=deny errno=EACCES rule=.*demo.policy:[0-9]+ .*path=/etc/shadow"
 fi
 
 say "== read-only-system.policy: a shell reads the system, writes only elsewhere"
@@ -114,8 +114,8 @@ if usable audit-all "$P/audit-all.policy"; then
 	urun --policy "$P/audit-all.policy" -- sh -c 'echo hello; cat /etc/hostname >/dev/null'
 	expect_out "audit-all: shell runs" "hello"
 	trail=$(audit_lines)
-	expect_grep "audit-all: execve logged, by the default" "$trail" "syscall=execve .* verdict=log rule=default$"
-	expect_grep "audit-all: write logged" "$trail" "syscall=write .* verdict=log"
+	expect_grep "audit-all: execve logged, by the default" "$trail" "syscall=execve verdict=log rule=default "
+	expect_grep "audit-all: write logged" "$trail" "syscall=write verdict=log"
 	expect_no_grep "audit-all: nothing denied" "$trail" "verdict=deny"
 fi
 

@@ -79,8 +79,13 @@ assert d["files"] == [sys.argv[2]], d["files"]
 assert d["foreign_arch"] == "kill"
 assert d["default"]["default"] is True and d["default"]["action"] == "deny"
 assert d["default"]["errno"] == "EPERM" and d["default"]["enforcement"] == ["kernel"]
-by = {s["name"]: s for s in d["syscalls"]}
+assert d["implicit"]["fixed-view"] == "in effect", d["implicit"]
+assert d["implicit"]["raw-sockets"] == "not needed", d["implicit"]
+def own(s):
+    return any(not r["default"] and not r["file"].startswith("implicit:") for r in s["rules"])
+by = {s["name"]: s for s in d["syscalls"] if own(s)}
 assert set(by) == {"socket", "openat", "getppid"}, set(by)
+assert any(r["file"] == "implicit:fixed-view" for s in d["syscalls"] for r in s["rules"])
 assert by["socket"]["layer"] == "mixed"
 assert [r["line"] for r in by["socket"]["rules"]] == [2, 3, 1]
 assert by["socket"]["rules"][0]["enforcement"] == ["continue"]

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Every system call libunotify makes in a supervising process, by the work
+ * that makes it (unotify.h, enum unotify_work): the one list a supervisor
+ * that confines itself with a seccomp allowlist builds it from (unotifyd:
+ * daemon/unotifyd/harden.c, which adds its own calls and those of the
+ * works its engine performs).
+ *
+ * Keep it whole: a call added to lib/ goes into the table of the work that
+ * makes it, in the same change; through a libc wrapper, the call the
+ * wrapper makes (open(3) is openat, waitpid(3) wait4, stat(3) newfstatat).
+ * The allocator's and the thread library's own calls (brk, mmap, futex,
+ * ...) are the supervisor's to allow. tests/live/daemon/families.sh runs
+ * every work through unotifyd with a filter that kills on a missing call.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "uapi.h"
+#include "unotify.h"
+#include "util.h"
+
+#define ANY(name) { SYS_##name, -1, 0, 0 }
+#define ARG_EQ(name, n, v) { SYS_##name, (n), UINT64_MAX, (uint64_t)(v) }
+
+/* Every sandbox: the listener, target memory, the target's identity, resolution, acting as it. */
+static const struct unotify_syscall_rule work_supervise[] = {
+	/* the listener (listener.c, gate.c) */
+	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_RECV),
+	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_SEND),
+	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_ID_VALID),
+	ARG_EQ(ioctl, 1, _IOR(SECCOMP_IOC_MAGIC, 2, __u64)), /* ID_VALID as Linux < 5.17 spells it */
+	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_ADDFD),
+	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_SET_FLAGS),
+	ARG_EQ(seccomp, 0, SECCOMP_GET_NOTIF_SIZES),
+#ifdef SYS_poll
+	ANY(poll),
+#endif
+	ANY(ppoll),
+	/* target memory (memory.c): process_vm_*, or /proc/PID/mem */
+	ANY(process_vm_readv),
+	ANY(process_vm_writev),
+	ANY(pread64),
+	ANY(pwrite64),
+	/* the target: /proc, pidfds (target.c, emulate-path.c) */
+	ANY(openat),
+#ifdef SYS_open
+	ANY(open),
+#endif
+	ANY(read),
+	ANY(close),
+	ANY(statx),
+	ANY(newfstatat),
+	ANY(readlinkat),
+	ANY(fcntl),
+	ANY(pidfd_open),
+	ANY(pidfd_getfd),
+	ANY(pidfd_send_signal),
+	ANY(kcmp),
+	ANY(getpid),
+	ANY(gettid),
+	/* resolution (resolve.c) */
+	ANY(openat2),
+	/* acting as the target in this thread (target.c) */
+	ARG_EQ(unshare, 0, CLONE_FS),
+	ANY(capget),
+	ANY(capset),
+	ANY(setfsuid),
+	ANY(setfsgid),
+	ANY(setgroups),
+	ANY(getgroups),
+	ANY(umask),
+	ANY(fchdir),
+	ANY(chroot),
+};
+
+/* unotify_open_perform (open.c): the open as the target; a FIFO writer waits, retrying. */
+static const struct unotify_syscall_rule work_open[] = {
+	ANY(openat),
+	ANY(fcntl),
+	ANY(nanosleep),
+	ANY(clock_nanosleep),
+};
+
+/* unotify_path_stat, _statx, _readlink, _access (emulate-stat.c). */
+static const struct unotify_syscall_rule work_stat[] = {
+	ANY(newfstatat),
+	ANY(statx),
+	ANY(readlinkat),
+	ANY(faccessat2),
+};
+
+/* unotify_path_unlink ... _truncate (emulate-mutate.c): the *at calls on what was resolved. */
+static const struct unotify_syscall_rule work_mutate[] = {
+	ANY(unlinkat),
+	ANY(mkdirat),
+	ANY(mknodat),
+	ANY(renameat2),
+	ANY(linkat),
+	ANY(symlinkat),
+	ANY(fchmodat),
+	ANY(fchmodat2),
+	ANY(fchownat),
+	ANY(utimensat),
+	ANY(openat),
+	ANY(ftruncate),
+};
+
+/* unotify_net_* (emulate-net.c): a helper process with the target's credentials makes the call. */
+static const struct unotify_syscall_rule work_net[] = {
+	/* the supervisor's side: the helper's stack, clone(CLONE_VM | CLONE_VFORK), reaping */
+	ANY(mmap),
+	ANY(munmap),
+	ANY(rt_sigprocmask),
+	ARG_EQ(clone, 0, CLONE_VM | CLONE_VFORK | SIGCHLD),
+	ANY(wait4),
+	ANY(getgroups),
+	/* the helper: becoming the target, then the call */
+	ANY(capget),
+	ANY(capset),
+	ARG_EQ(prctl, 0, PR_SET_PDEATHSIG),
+	ARG_EQ(prctl, 0, PR_SET_KEEPCAPS),
+	ANY(setgroups),
+	ANY(setresgid),
+	ANY(setresuid),
+	ANY(setfsgid),
+	ANY(setfsuid),
+	ANY(umask),
+	ANY(fchdir),
+	ANY(connect),
+	ANY(bind),
+	ANY(sendmsg),
+	ANY(getpid),
+	ANY(exit),
+};
+
+static const struct {
+	const struct unotify_syscall_rule *rules;
+	size_t n;
+} works[] = {
+	[UNOTIFY_WORK_SUPERVISE] = { work_supervise, ARRAY_SIZE(work_supervise) },
+	[UNOTIFY_WORK_OPEN] = { work_open, ARRAY_SIZE(work_open) },
+	[UNOTIFY_WORK_STAT] = { work_stat, ARRAY_SIZE(work_stat) },
+	[UNOTIFY_WORK_MUTATE] = { work_mutate, ARRAY_SIZE(work_mutate) },
+	[UNOTIFY_WORK_NET] = { work_net, ARRAY_SIZE(work_net) },
+};
+
+_Static_assert(ARRAY_SIZE(works) == UNOTIFY_WORK_COUNT, "a work without its table");
+
+size_t unotify_work_syscalls(enum unotify_work work, const struct unotify_syscall_rule **ret)
+{
+	if ((unsigned int)work >= ARRAY_SIZE(works)) {
+		*ret = NULL;
+		return 0;
+	}
+	*ret = works[work].rules;
+	return works[work].n;
+}

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Implicit rules: what a policy with path or network rules needs so that
+ * those rules cannot be walked around with calls they do not name. A path
+ * rule names files by where they are; a program that changes its root or
+ * its mounts, opens files by handle or makes a device node of a disk,
+ * reaches the same files under names no rule knows. An address rule reads
+ * the address of connect and sendto; a raw or packet socket writes its own
+ * headers, and io_uring performs opens and connects no filter ever sees.
+ *
+ * Each set below is policy text, parsed as a file of its own named
+ * "implicit:NAME" and put before every rule of the policy (first match
+ * wins: nothing the author wrote undoes it by accident), when the policy
+ * has the rules the set guards. So the rules are ordinary rules: the
+ * kernel layer settles them (register conditions only), `policy explain`
+ * lists them, the audit trail names them (rule=implicit:fixed-view:2).
+ * `implicit NAME off` turns a set off; `policy check` then warns that the
+ * rules it guarded can be walked around, naming the first of them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+/* clone(2)'s flags register: s390 passes the stack first (CLONE_BACKWARDS2). */
+#if defined(__s390x__) || defined(__s390__)
+#define CLONE_FLAGS "arg1"
+#else
+#define CLONE_FLAGS "arg0"
+#endif
+
+/* What a set guards: it is added when the policy has such rules. */
+#define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
+#define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
+#define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
+
+/* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
+struct implicit_rule {
+	const char *syscalls;
+	const char *rest; /* conditions and errno, as in a policy */
+};
+
+struct implicit_set {
+	const char *name;
+	unsigned int guards;
+	const char *gap; /* what a program can do once the set is off */
+	struct implicit_rule rules[10];
+};
+
+/*
+ * CLONE_NEWNS 0x20000, CLONE_NEWUSER 0x10000000. setns(fd, 0) joins
+ * whatever namespace fd is, a mount or user one included. clone3 keeps its
+ * flags in memory, which the filter cannot read: ENOSYS, and libc falls
+ * back to clone(2), whose flags are a register. S_IFMT 0xf000, S_IFBLK
+ * 0x6000, S_IFCHR 0x2000 (a character device 0:0 is an overlayfs whiteout,
+ * not a device). The socket family, type and protocol are ints: only the
+ * low 32 bits count.
+ */
+static const struct implicit_set implicit_sets[] = {
+	{
+		"fixed-view",
+		GUARDS_PATHS,
+		"chroot, pivot_root, mounts and new mount or user namespaces change what a "
+		"path names",
+		{
+			{ "chroot pivot_root mount umount umount2 move_mount open_tree fsopen "
+			  "fsconfig fsmount fspick mount_setattr",
+			  "EPERM" },
+			{ "unshare", "arg0&0x20000==0x20000 EPERM" },
+			{ "unshare", "arg0&0x10000000==0x10000000 EPERM" },
+			{ "clone", CLONE_FLAGS "&0x20000==0x20000 EPERM" },
+			{ "clone", CLONE_FLAGS "&0x10000000==0x10000000 EPERM" },
+			{ "setns", "arg1&0xffffffff==0 EPERM" },
+			{ "setns", "arg1&0x20000==0x20000 EPERM" },
+			{ "setns", "arg1&0x10000000==0x10000000 EPERM" },
+			{ "clone3", "ENOSYS" },
+		},
+	},
+	{
+		"file-handles",
+		GUARDS_PATHS,
+		"open_by_handle_at opens a file by its handle, with no path",
+		{
+			{ "open_by_handle_at", "EPERM" },
+			{ "name_to_handle_at", "EOPNOTSUPP" },
+		},
+	},
+	{
+		"device-nodes",
+		GUARDS_PATHS,
+		"a block or character device node made in an allowed directory reads and "
+		"writes the device (a disk holds every file)",
+		{
+			{ "mknod", "arg1&0xf000==0x6000 EPERM" },
+			{ "mknod", "arg1&0xf000==0x2000 arg2!=0 EPERM" },
+			{ "mknodat", "arg2&0xf000==0x6000 EPERM" },
+			{ "mknodat", "arg2&0xf000==0x2000 arg3!=0 EPERM" },
+		},
+	},
+	{
+		"inode-flags",
+		GUARDS_PATHS,
+		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR) changes a file's attributes "
+		"(immutable, append-only) through any descriptor, with no path",
+		{
+			{ "ioctl", "arg1&0xffffffff==0x40086602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40046602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x401c5820 EPERM" },
+		},
+	},
+	{
+		"io-uring",
+		GUARDS_PATHS | GUARDS_NET,
+		"io_uring opens files, connects and sends without the system calls the "
+		"rules decide",
+		{
+			{ "io_uring_setup io_uring_enter io_uring_register", "ENOSYS" },
+		},
+	},
+	{
+		"raw-sockets",
+		GUARDS_ADDRESS,
+		"raw, packet and SCTP sockets choose their destination outside the address "
+		"the supervisor reads (IP_HDRINCL, link-layer frames, sctp_connectx)",
+		{
+			{ "socket", "arg0&0xffffffff==17 EPERM" },		     /* AF_PACKET */
+			{ "socket", "arg0&0xffffffff==44 EPERM" },		     /* AF_XDP */
+			{ "socket", "arg0&0xffffffff==2 arg1&0xf==3 EPERM" },  /* INET RAW */
+			{ "socket", "arg0&0xffffffff==10 arg1&0xf==3 EPERM" }, /* INET6 RAW */
+			{ "socket", "arg0&0xffffffff==2 arg1&0xf==10 EPERM" }, /* SOCK_PACKET */
+			{ "socket", "arg0&0xffffffff==2 arg1&0xf==5 EPERM" },  /* SEQPACKET: SCTP */
+			{ "socket", "arg0&0xffffffff==10 arg1&0xf==5 EPERM" },
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==132 EPERM" }, /* SCTP */
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==132 EPERM" },
+		},
+	},
+};
+
+_Static_assert(ARRAY_SIZE(implicit_sets) == POLICY_IMPLICIT_SETS,
+	       "internal.h sizes the per-policy state of the sets");
+
+static int implicit_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(implicit_sets); i++)
+		if (strcmp(implicit_sets[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+/* `implicit NAME off`. */
+void implicit_parse(struct parser *ps, const struct lexer_line *words)
+{
+	const struct lexer_token *t = &words->tokens[0];
+	struct policy_implicit_off *off;
+	char hint[256];
+	bool near = false;
+	size_t len = 0;
+	int i;
+
+	if (words->count != 3 || strcmp(words->tokens[2].text, "off") != 0) {
+		parser_error(ps, words->count > 2 ? words->tokens[2].col : t->col,
+			     "e.g. 'implicit fixed-view off'", "expected 'implicit NAME off'");
+		return;
+	}
+	t = &words->tokens[1];
+	i = implicit_find(t->text);
+	if (i < 0) {
+		for (size_t k = 0; k < ARRAY_SIZE(implicit_sets); k++)
+			if (names_distance(t->text, implicit_sets[k].name, 2) <= 2) {
+				snprintf(hint, sizeof(hint), "did you mean '%s'?",
+					 implicit_sets[k].name);
+				near = true;
+				break;
+			}
+		for (size_t k = 0; !near && k < ARRAY_SIZE(implicit_sets); k++)
+			len += (size_t)snprintf(hint + len, sizeof(hint) - len, "%s%s",
+						k ? ", " : "the sets are ", implicit_sets[k].name);
+		parser_error(ps, t->col, hint, "unknown implicit rule set '%s'", t->text);
+		return;
+	}
+	off = &ps->p->implicit_off[i];
+	if (off->file) {
+		parser_warning(ps, t->col, NULL, "implicit rule set '%s' is turned off twice",
+			       t->text);
+		return;
+	}
+	*off = (struct policy_implicit_off){ .file = ps->file, .line = ps->line, .col = t->col };
+}
+
+/* ---- What the policy has that the sets guard ---- */
+
+static bool implicit_rule_has_paths(const struct policy_rule *r)
+{
+	if (r->n_paths)
+		return true;
+	for (size_t i = 0; i < r->net.n_unix; i++)
+		if (r->net.unix_globs[i][0] == '/')
+			return true;
+	return false;
+}
+
+static bool implicit_rule_has_net(const struct policy_rule *r)
+{
+	if (!net_is_empty(&r->net))
+		return true;
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscall_roles[i] & ENTRY_NET)
+			return true;
+	return false;
+}
+
+/* The first rule (of the author's) with what the set guards, or NULL. */
+static const struct policy_rule *implicit_guarded(const struct policy *p,
+						  const struct implicit_set *s)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+
+		if (r->implicit)
+			continue;
+		if (((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
+		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
+		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
+			return r;
+	}
+	return NULL;
+}
+
+/* ---- Adding them ---- */
+
+/* One rule as a policy line, without the syscalls this architecture lacks; "" when none is left. */
+static void implicit_line(const struct implicit_rule *ir, FILE *f)
+{
+	_cleanup_free_ char *names = strdup(ir->syscalls);
+	char *save = NULL;
+	size_t n = 0;
+	int nr;
+
+	if (!names)
+		return;
+	for (char *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (names_lookup_syscall(w, &nr) == 0)
+			fprintf(f, "%s %s", n++ ? "" : "deny", w);
+	if (n)
+		fprintf(f, " %s", ir->rest);
+	fputc('\n', f);
+}
+
+static int implicit_text(const struct implicit_set *s, char **ret)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(s->rules) && s->rules[i].syscalls; i++)
+		implicit_line(&s->rules[i], f);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	*ret = text;
+	return 0;
+}
+
+/* Parses set s at the end of the rules; its text is ours, so any diagnostic is a bug here. */
+static int implicit_parse_set(struct policy *p, const struct implicit_set *s)
+{
+	struct policy_diags diags = { 0 };
+	_cleanup_free_ char *text = NULL, *name = NULL;
+	size_t errors = 0, first = p->n_rules;
+	int r;
+
+	if (asprintf(&name, "implicit:%s", s->name) < 0)
+		return -ENOMEM;
+	r = implicit_text(s, &text);
+	if (r == 0)
+		r = parse_text_in(p, name, NULL, text, &diags, &errors);
+	if (r == 0 && (errors || diags.count))
+		r = -EINVAL;
+	policy_diags_free(&diags);
+	for (size_t i = first; i < p->n_rules; i++)
+		p->rules[i].implicit = p->rules[i].generated = true;
+	return r;
+}
+
+/* Moves the last n rules before the others: first match wins, theirs first. */
+static int implicit_rotate(struct policy *p, size_t n)
+{
+	_cleanup_free_ struct policy_rule *tmp = NULL;
+	size_t keep = p->n_rules - n;
+
+	if (!n || !keep)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, p->rules + keep, n * sizeof(*tmp));
+	memmove(p->rules + n, p->rules, keep * sizeof(*tmp));
+	memcpy(p->rules, tmp, n * sizeof(*tmp));
+	return 0;
+}
+
+/* A set turned off while the policy has what it guards: say what can now be walked around. */
+static int implicit_warn_off(const struct implicit_set *s, const struct policy_implicit_off *off,
+			     const struct policy_rule *by, struct policy_diags *diags)
+{
+	if (!by)
+		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
+				"remove this line", "implicit rule set '%s' is not in effect anyway: "
+				"the policy has no %s rules", s->name,
+				s->guards & GUARDS_PATHS ? "path" : "network");
+	return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
+			"remove this line unless the program must; see IMPLICIT RULES in "
+			"unotify.policy(5)",
+			"implicit rule set '%s' turned off: %s, so the rule at %s:%d (and any like "
+			"it) can be walked around", s->name, s->gap, by->file, by->line);
+}
+
+int implicit_add(struct policy *p, struct policy_diags *diags)
+{
+	size_t before = p->n_rules;
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(implicit_sets); i++) {
+		const struct implicit_set *s = &implicit_sets[i];
+		const struct policy_rule *by = implicit_guarded(p, s);
+
+		if (p->implicit_off[i].file) {
+			r = implicit_warn_off(s, &p->implicit_off[i], by, diags);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		p->implicit_on[i] = by != NULL;
+		if (!by)
+			continue;
+		r = implicit_parse_set(p, s);
+		if (r < 0)
+			return r;
+	}
+	p->n_implicit = p->n_rules - before;
+	return implicit_rotate(p, p->n_implicit);
+}
+
+int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret)
+{
+	if (i >= ARRAY_SIZE(implicit_sets))
+		return -ENOENT;
+	*ret = (struct policy_implicit_info){
+		.name = implicit_sets[i].name,
+		.gap = implicit_sets[i].gap,
+	};
+	if (p) {
+		ret->on = p->implicit_on[i];
+		ret->off_file = p->implicit_off[i].file;
+		ret->off_line = p->implicit_off[i].line;
+	}
+	return 0;
+}

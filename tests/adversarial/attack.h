@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * attack: the red team's program. Each sub-command tries one thing a policy
+ * forbids and prints ONE result line saying what it achieved:
+ *
+ *   LEAK <n> <data>      read n bytes it should not have (data: first line)
+ *   WROTE, CREATED, REWROTE, TRUNCATED, CHANGED, DONE ...   a forbidden effect
+ *   STOPPED, KILLED, ATTACHED, STOLE <n> ...   something done to the supervisor
+ *   BLOCKED <ERRNO>      the step that mattered failed with ERRNO
+ *   SETUP <what> <ERRNO> the attack could not even be set up (not a verdict)
+ *
+ * Lines starting with "# " are commentary for the log. The program runs
+ * under the filter: it is built without sanitizers, and its start-up makes
+ * no call a test policy could trip over (no /proc reads before main).
+ *
+ * Pid arguments may be written "@SUP" (our parent: the supervisor of
+ * `unotify run`), "@SUPTID" (the newest thread of the supervisor) or a
+ * number. Paths may contain those words too: "/proc/@SUP/mem".
+ */
+#ifndef UNOTIFY_ATTACK_H
+#define UNOTIFY_ATTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct attack_cmd {
+	const char *name;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+};
+
+/* One result line (stdout, flushed at once: the program may be killed next). */
+void result(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Commentary: "# ..." on stdout. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "BLOCKED ENAME" for an errno. */
+int blocked(int err);
+/* "SETUP what ENAME": the attack could not start; exit status 3. */
+int setup_failed(const char *what, int err);
+const char *errname(int err);
+
+/* Reads fd (at most 64 KiB) and prints "LEAK n first-line", or BLOCKED on a read error. */
+int leak_fd(int fd);
+/* Opens path read-only and leak_fd()s it. */
+int leak_path(int dirfd, const char *path);
+
+/* Our parent's pid, from /proc/self/status (getppid may be answered by a policy). */
+pid_t sup_pid(void);
+/* "@SUP", "@SUPTID" or a number; -1 when it names nothing. */
+pid_t parse_pid(const char *s);
+/* Replaces @SUP and @SUPTID in a path; returns a static buffer. */
+const char *expand_path(const char *s);
+long parse_long(const char *s);
+/* Does buf hold needle? Returns its offset or -1. */
+long find_bytes(const char *buf, size_t len, const char *needle, size_t nlen);
+/* A process's state letter from /proc/PID/stat ('?' if unreadable). */
+char proc_state(pid_t pid);
+/* Sleeps ms milliseconds (not a measurement: a pause between steps). */
+void pause_ms(long ms);
+
+/* Writable mappings of a process, from /proc/PID/maps. */
+struct mapping {
+	unsigned long start, end;
+};
+int maps_read(pid_t pid, struct mapping *maps, int max);
+/* Reads (or, write: writes) another process's memory: /proc/PID/mem or process_vm_*. */
+typedef ssize_t (*mem_io)(void *ctx, void *buf, size_t len, unsigned long addr, bool write);
+/* Counts the copies of needle in the mappings; flip: overwrites each one's first byte. */
+long mem_scan(mem_io io, void *ctx, const struct mapping *maps, int n, const char *needle,
+	      bool flip, unsigned long *ret_first);
+
+extern const struct attack_cmd attack_proc_cmds[];
+extern const struct attack_cmd attack_sup_cmds[];
+extern const struct attack_cmd attack_ns_cmds[];
+extern const struct attack_cmd attack_fs_cmds[];
+extern const struct attack_cmd attack_net_cmds[];
+extern const struct attack_cmd attack_stall_cmds[];
+extern const struct attack_cmd attack_daemon_cmds[];
+
+#endif

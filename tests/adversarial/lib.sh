@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers of the adversarial tests (tests/adversarial/*.sh), self-contained:
+# `make check-adversarial` runs them with UNOTIFY, top_srcdir and top_builddir
+# set; ATTACK and UNOTIFYD are found in the build tree.
+#
+# Output is TAP, as for every test of the suite (tests/live/lib.sh): a script
+# runs several CASES, each an attack whose forbidden effect is checked from
+# outside, and each is one TAP result: `ok N - name: ...`, `not ok N - name:
+# ...` or `ok N - name # SKIP why`. Everything else is a `# ` comment. `fail`
+# ends the script with a `not ok`, `skip` skips what is left (the plan says
+# why when nothing ran), `finish` prints the plan. Nothing here asserts on
+# time: every run is bounded by `timeout`, and a run that hangs is a failure
+# that says so.
+
+set -eu
+
+: "${UNOTIFY:?UNOTIFY is not set (run through make check-adversarial)}"
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+ATTACK=${ATTACK:-$top_builddir/tests/adversarial/attack}
+UNOTIFYD=${UNOTIFYD:-$top_builddir/daemon/unotifyd/unotifyd}
+[ -x "$UNOTIFY" ] || { echo "Bail out! $UNOTIFY is not built"; exit 1; }
+[ -x "$ATTACK" ] || { echo "Bail out! $ATTACK is not built (make check builds it)"; exit 1; }
+
+# How long one supervised run may take before it counts as hung.
+RUN_TIMEOUT=${ADVERSARIAL_TIMEOUT:-30}
+
+TEST_NAME=$(basename "$0" .sh)
+T=
+BG_PIDS=
+CLEANUPS=
+PASSED=0
+FAILED=0
+SKIPPED=0
+CASE=
+
+TAP_N=0
+
+# Everything but a result is a comment, so no program output can pass for one.
+say() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# tap_result ok|not\ ok TEXT [DIRECTIVE]
+tap_result() {
+	TAP_N=$((TAP_N + 1))
+	_text=$(printf '%s' "$2" | tr '\n' ' ' | sed 's/#/\\#/g')
+	printf '%s %d - %s%s\n' "$1" "$TAP_N" "$_text" "${3:+ # $3}"
+}
+
+fail() {
+	tap_result "not ok" "$TEST_NAME: $*"
+	printf '1..%d\n' "$TAP_N"
+	exit 1
+}
+
+skip() {
+	if [ "$TAP_N" = 0 ]; then
+		printf '1..0 # SKIP %s\n' "$*"
+	else
+		tap_result ok "the rest of $TEST_NAME" "SKIP $*"
+		printf '1..%d\n' "$TAP_N"
+	fi
+	exit 77
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "needs $1 (not installed)"
+}
+
+# Kills what the test started, by pid, runs the registered cleanups (umount,
+# losetup -d), and removes the temp dir.
+lib_cleanup() {
+	for pid in $BG_PIDS; do
+		kill -9 "$pid" 2>/dev/null || true
+	done
+	if [ -n "$CLEANUPS" ]; then
+		eval "$CLEANUPS" || true
+	fi
+	if [ -n "$T" ]; then
+		rm -rf "$T"
+	fi
+}
+
+# $T: a private temp dir (world-traversable: some attacks run as nobody).
+setup_tmp() {
+	T=$(mktemp -d "${TMPDIR:-/tmp}/unotify-adv-$TEST_NAME.XXXXXX")
+	chmod 755 "$T"
+	trap lib_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+track_pid() {
+	BG_PIDS="$BG_PIDS $1"
+}
+
+# on_cleanup 'COMMAND': run at exit, latest first.
+on_cleanup() {
+	CLEANUPS="$1; $CLEANUPS"
+}
+
+# A fresh random word: the secret a file holds, so that a leak shows in the output.
+token() {
+	printf 'TOKEN%s' "$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
+# secret FILE: writes a new token into FILE (0644: only the policy stands in the way).
+secret() {
+	token >"$1"
+	chmod 644 "$1"
+	cat "$1"
+}
+
+checksum() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# wait_until SECONDS CMD...: polls CMD every 0.05 s; 1 if it never held.
+wait_until() {
+	_limit=$(( $1 * 20 ))
+	shift
+	_i=0
+	while ! "$@" >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		[ "$_i" -lt "$_limit" ] || return 1
+		sleep 0.05
+	done
+}
+
+show_run() {
+	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr (last lines):\n%s\n---\n' \
+		"$RC" "$OUT" "$(printf '%s\n' "$ERR" | tail -n 8 | cut -c1-400)"
+}
+
+# bounded LIMIT CMD...: runs CMD (stdin /dev/null) for at most LIMIT seconds,
+# then SIGKILL 3 s later: a supervisor spinning with SIGTERM forwarded away
+# still ends. Sets RC, OUT, ERR, and HUNG=yes when the limit was reached (a
+# status of 137 alone may be a supervisor that an attack killed).
+bounded() {
+	_limit=$1
+	shift
+	set +e
+	timeout --verbose -k 3 "$_limit" "$@" >"$T/.out" 2>"$T/.err" </dev/null
+	RC=$?
+	set -e
+	OUT=$(cat "$T/.out")
+	HUNG=no
+	if grep -q '^timeout: sending signal' "$T/.err"; then
+		HUNG=yes
+	fi
+	ERR=$(grep -v '^timeout: sending signal' "$T/.err" || true)
+}
+
+# urun ARGS...: `unotify run -q ARGS...` bounded by RUN_TIMEOUT (URUN_TIMEOUT
+# for one call); URUN_CWD is the supervisor's (and the program's) cwd.
+# SUP_PID is the supervisor's pid.
+urun() {
+	rm -f "$T/.sup"
+	bounded "${URUN_TIMEOUT:-$RUN_TIMEOUT}" sh -c '
+		echo $$ >"$0"
+		if [ -n "${URUN_CWD:-}" ]; then cd "$URUN_CWD" || exit 125; fi
+		exec "$@"' "$T/.sup" "$UNOTIFY" run -q "$@"
+	SUP_PID=$(cat "$T/.sup" 2>/dev/null || echo unknown)
+}
+
+hung() {
+	[ "$HUNG" = yes ]
+}
+
+# ---- cases ----
+
+# case_begin NAME WHAT: starts a case; WHAT says which attack and what must not happen.
+case_begin() {
+	CASE=$1
+	say ""
+	say "== $CASE: $2"
+}
+
+case_pass() {
+	PASSED=$((PASSED + 1))
+	tap_result ok "$CASE: $*"
+}
+
+case_fail() {
+	show_run | sed 's/^/# /'
+	FAILED=$((FAILED + 1))
+	tap_result "not ok" "$CASE: $*"
+}
+
+case_skip() {
+	SKIPPED=$((SKIPPED + 1))
+	tap_result ok "$CASE" "SKIP $*"
+}
+
+# The lines of the last run that say what an attack achieved (not "# ..." notes).
+results() {
+	printf '%s\n' "$OUT" | grep -v '^# ' || true
+}
+
+# expect_blocked [TOKEN]: the last run ended, printed no forbidden effect (its
+# result line is BLOCKED or SETUP), and TOKEN (when given) is not in its
+# output. Returns 1 (after case_fail) otherwise; then the case is over.
+expect_blocked() {
+	if hung; then
+		case_fail "the run did not end within its time limit: a hang"
+		return 1
+	fi
+	if [ -n "${1:-}" ] && printf '%s\n' "$OUT" | grep -q -- "$1"; then
+		case_fail "the secret $1 is in the program's output"
+		return 1
+	fi
+	_bad=$(results | grep -Ev '^(BLOCKED|SETUP)' | head -1)
+	if [ -n "$_bad" ]; then
+		case_fail "bypass: $_bad"
+		return 1
+	fi
+	if ! results | grep -Eq '^(BLOCKED|SETUP)'; then
+		case_fail "the attack printed no result line"
+		return 1
+	fi
+	return 0
+}
+
+# finish: the summary line, and the exit status of the whole script.
+finish() {
+	say "$TEST_NAME: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+	printf '1..%d\n' "$TAP_N"
+	[ "$FAILED" = 0 ] || exit 1
+	exit 0
+}
+
+# ---- a loop-mounted ext4 image (for block devices and new mounts) ----
+
+# setup_image DIR: an 8 MiB ext4 image mounted on DIR; IMG_DEV, IMG_MAJ, IMG_MIN.
+# Returns 1 (no skip) when the machine cannot: callers skip the cases needing it.
+setup_image() {
+	command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1 || return 1
+	truncate -s 8M "$T/image" && mkfs.ext4 -q -F "$T/image" >/dev/null 2>&1 || return 1
+	IMG_DEV=$(losetup -f --show "$T/image" 2>/dev/null) || return 1
+	on_cleanup "losetup -d $IMG_DEV"
+	mkdir -p "$1"
+	mount "$IMG_DEV" "$1" || return 1
+	on_cleanup "umount -l $1"
+	IMG_MAJ=$(( 0x$(stat -c %t "$IMG_DEV") ))
+	IMG_MIN=$(( 0x$(stat -c %T "$IMG_DEV") ))
+}
+
+# ---- unotifyd ----
+
+DPID=
+SOCK=
+
+# policy NAME TEXT: $T/policies/NAME.policy for the daemon.
+policy() {
+	mkdir -p "$T/policies"
+	printf '%s\n' "$2" >"$T/policies/$1.policy"
+}
+
+# start_daemon [DIR]: unotifyd on $SOCK, its cwd DIR (default $T), audit in $T/audit.log.
+start_daemon() {
+	SOCK=$T/d.sock
+	mkdir -p "$T/policies"
+	[ -x "$UNOTIFYD" ] || fail "$UNOTIFYD is not built"
+	(cd "${1:-$T}" && exec "$UNOTIFYD" --socket "$SOCK" --policy-dir "$T/policies" \
+		--log "$T/audit.log" --seccomp-default kill 2>>"$T/d.err") &
+	DPID=$!
+	track_pid "$DPID"
+	wait_until 10 grep -q 'listening on' "$T/d.err" ||
+		{ cat "$T/d.err"; fail "unotifyd did not get ready"; }
+	say "unotifyd started (pid $DPID)"
+}
+
+daemon_alive() {
+	kill -0 "$DPID" 2>/dev/null && ! grep -q '^State:.*zombie' "/proc/$DPID/status"
+}
+
+daemon_state() {
+	awk '/^State:/ { print $2 }' "/proc/$DPID/status" 2>/dev/null || echo gone
+}
+
+daemon_fds() {
+	ls "/proc/$DPID/fd" | wc -l
+}
+
+daemon_fds_are() {
+	[ "$(daemon_fds)" = "$1" ]
+}
+
+# drun POLICY CALLS ARGS...: the attack, registered with the daemon under
+# POLICY, CALLS (getppid,openat,...) sent to it; sets RC, OUT, ERR.
+drun() {
+	_pol=$1
+	_calls=$2
+	shift 2
+	bounded "$RUN_TIMEOUT" "$ATTACK" daemon-run "$SOCK" "$_pol" "$_calls" "$ATTACK" "$@"
+}
