@@ -216,8 +216,10 @@ int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **r
 		return 0;
 	}
 	if (fd == -ENOENT) {
-		*ret_why = "it does not exist, and the program cannot create it";
-		return 0;
+		/* Bound to nothing, it would stay refused if it came to exist. */
+		*ret_why = "it does not exist (Landlock binds what is there at start: create it "
+			   "first)";
+		return -ENOENT;
 	}
 	if (fd < 0) {
 		*ret_why = "it cannot be opened";
@@ -228,6 +230,8 @@ int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **r
 		return negative_errno();
 	}
 	if (r->beneath && !S_ISDIR(st.st_mode)) {
+		/* Nothing is beneath it, so the rule grants nothing: fine, unless it is replaced.
+		 */
 		*ret_why = "not a directory: nothing is beneath it";
 		return 0;
 	}
@@ -235,7 +239,8 @@ int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **r
 		/* Landlock would grant beneath it: fine only for what is granted there anyway. */
 		*ret_why = "a directory, which directory rules grant the same to";
 		if ((r->access & ~r->covered &
-		     (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_READ_DIR_RIGHTS)) == 0)
+		     (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_READ_DIR_RIGHTS |
+		      LANDLOCK_ACCESS_FS_MAKE_REG)) == 0)
 			return 0;
 		*ret_why = "a directory: Landlock would grant what is beneath it too (write "
 			   "DIR and DIR/** with the same rights)";

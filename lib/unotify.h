@@ -244,12 +244,12 @@ struct unotify_landlock {
  * changes them), that binding rule r to an inode keeps the meaning of its
  * path. Returns 1: bind it; 0: leave it out, nothing changes (no symbolic
  * link may lie on the way, since a resolved path never goes through one,
- * so such a rule matches nothing; a path= that does not exist, which the
- * program cannot create either; a file rule's path that is a directory
- * which directory rules cover); -errno: it cannot be bound exactly (the
- * file has other names, the directory is mounted elsewhere too, a
- * directory would be granted more beneath it). *ret_why says why, in
- * static text, for 0 and -errno.
+ * so such a rule matches nothing; a directory rule's path that is a file;
+ * a file rule's path that is a directory which directory rules cover);
+ * -errno: it cannot be bound exactly (-ENOENT: it does not exist, and if it
+ * came to exist the rule would not follow; the file has other names, the
+ * directory is mounted elsewhere too, a directory would be granted more
+ * beneath it). *ret_why says why, in static text, for 0 and -errno.
  */
 int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **ret_why);
 

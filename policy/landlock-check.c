@@ -19,7 +19,8 @@
 /*
  * Can the program make path go away or be replaced, through a call whose
  * path n plays role (POLICY_ROLE_DELETE: unlink, rmdir, a rename's source;
- * POLICY_ROLE_CREATE: a rename or link onto it)? The rules of each such
+ * POLICY_ROLE_CREATE: a rename onto it)? The path exists (lib's check
+ * refuses a rule whose path does not, so creating it by name fails). The rules of each such
  * call are read in order: one that may let the call run, with path= that
  * can match path, says yes; a refusal that surely catches it (no register
  * condition) says no for that call; the default decides the rest. Returns
@@ -35,6 +36,13 @@ static ssize_t ll_may_change(const struct policy *p, const char *path, unsigned 
 
 			if (pc->path_arg[n] < 0 || pc->role[n] == POLICY_ROLE_BY_OPEN_FLAGS ||
 			    !(pc->role[n] & role) || pc->nr < 0 || pc->nr >= POLICY_NR_MAX)
+				continue;
+			/*
+			 * A name is made over an existing one only by a rename (mkdir, mknod,
+			 * symlink, link answer EEXIST): creating counts as its target alone.
+			 */
+			if (!(pc->role[n] & role & POLICY_ROLE_DELETE) &&
+			    !(n == 1 && (pc->role[0] & POLICY_ROLE_DELETE)))
 				continue;
 			for (size_t k = p->by_nr_start[pc->nr];
 			     k < p->by_nr_start[pc->nr + 1] && !refused; k++) {

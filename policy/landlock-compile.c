@@ -40,6 +40,119 @@ struct ll_term {
 	uint64_t mask, value; /* (flags & mask) == value */
 };
 
+/* The flag bits the decision reads (landlock_open_notified), the minterms' space. */
+static const uint64_t ll_bits[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_PATH, LL_O_TMPFILE};
+#define LL_COMBOS (1u << ARRAY_SIZE(ll_bits))
+#define LL_BITS	  (O_ACCMODE | O_CREAT | O_TRUNC | O_PATH | LL_O_TMPFILE)
+/* Terms over six bits, each one, zero or either: 3^6. */
+#define LL_TERMS_MAX 729
+
+/* The roles of an open's access (O_TRUNC writes), as policy_pathcall_roles() gives them. */
+static unsigned int ll_access_roles(uint64_t flags)
+{
+	unsigned int roles = 0;
+
+	if ((flags & O_ACCMODE) == O_RDONLY || (flags & O_ACCMODE) == O_RDWR)
+		roles |= POLICY_ROLE_READ;
+	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR || (flags & O_TRUNC))
+		roles |= POLICY_ROLE_WRITE;
+	return roles;
+}
+
+bool landlock_open_notified(const struct policy_landlock *ll, uint64_t flags)
+{
+	unsigned int roles = ll_access_roles(flags);
+
+	/* O_PATH: Landlock does not check it; O_TMPFILE: it does not check creating it. */
+	if (flags & (O_PATH | LL_O_TMPFILE))
+		return true;
+	/*
+	 * O_CREAT: the policy refuses it where it refuses creating, even for a
+	 * file that exists, which Landlock checks on the open's rights alone:
+	 * those must be refused too, or the supervisor decides.
+	 */
+	if ((flags & O_CREAT) && (!ll->open_create || !(roles & ll->open_refused)))
+		return true;
+	/* Without the truncate right (ABI < 3), Landlock lets O_TRUNC through. */
+	if ((flags & O_TRUNC) && ll->abi < 3 && (ll->open_refused & POLICY_ROLE_WRITE))
+		return true;
+	return ll->open_notify_rdwr && roles == (POLICY_ROLE_READ | POLICY_ROLE_WRITE);
+}
+
+/* One Quine-McCluskey round over terms of one mask: merged pairs to next, the rest to primes. */
+static size_t ll_qm_round(const struct ll_term *cur, size_t n, struct ll_term *next,
+			  struct ll_term *primes, size_t *n_primes)
+{
+	bool merged[LL_TERMS_MAX] = {false};
+	size_t n_next = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			uint64_t diff = cur[i].value ^ cur[j].value;
+			struct ll_term t = {cur[i].mask & ~diff, cur[i].value & ~diff};
+			bool seen = false;
+
+			if (cur[i].mask != cur[j].mask || !diff || (diff & (diff - 1)))
+				continue;
+			merged[i] = merged[j] = true;
+			for (size_t k = 0; k < n_next && !seen; k++)
+				seen = next[k].mask == t.mask && next[k].value == t.value;
+			if (!seen)
+				next[n_next++] = t;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (!merged[i])
+			primes[(*n_primes)++] = cur[i];
+	return n_next;
+}
+
+/* Few terms whose union is exactly the combinations with notify == want. */
+static size_t ll_cover(const struct policy_landlock *ll, bool want, struct ll_term *out)
+{
+	struct ll_term mins[LL_COMBOS], a[LL_TERMS_MAX], b[LL_TERMS_MAX], primes[LL_TERMS_MAX];
+	bool covered[LL_COMBOS] = {false};
+	size_t n_mins = 0, n, n_primes = 0, n_out = 0, left;
+
+	for (unsigned int c = 0; c < LL_COMBOS; c++) {
+		uint64_t v = 0;
+
+		for (size_t k = 0; k < ARRAY_SIZE(ll_bits); k++)
+			if (c & (1u << k))
+				v |= ll_bits[k];
+		/* O_WRONLY|O_RDWR is the access mode 3: one value among four. */
+		if (landlock_open_notified(ll, v) == want)
+			mins[n_mins++] = (struct ll_term){LL_BITS, v};
+	}
+	memcpy(a, mins, n_mins * sizeof(*a));
+	for (n = n_mins; n;) {
+		n = ll_qm_round(a, n, b, primes, &n_primes);
+		memcpy(a, b, n * sizeof(*a));
+	}
+	for (left = n_mins; left > 0;) {
+		size_t best = 0, best_count = 0;
+
+		for (size_t p = 0; p < n_primes; p++) {
+			size_t count = 0;
+
+			for (size_t m = 0; m < n_mins; m++)
+				count += !covered[m] &&
+					 (mins[m].value & primes[p].mask) == primes[p].value;
+			if (count > best_count) {
+				best = p;
+				best_count = count;
+			}
+		}
+		for (size_t m = 0; m < n_mins; m++)
+			if (!covered[m] &&
+			    (mins[m].value & primes[best].mask) == primes[best].value) {
+				covered[m] = true;
+				left--;
+			}
+		out[n_out++] = primes[best];
+	}
+	return n_out;
+}
+
 static int ll_add_terms(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int arg,
 			const struct ll_term *t, size_t n)
 {
@@ -54,33 +167,23 @@ static int ll_add_terms(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned i
 	return 0;
 }
 
+/* The notified and the allowed flag values, as two disjoint sets of terms. */
 static int ll_compile_open(scmp_filter_ctx ctx, const struct policy_landlock *ll, int nr,
 			   uint32_t def)
 {
-	static const uint64_t bits[] = {O_CREAT, LL_O_TMPFILE, O_PATH, O_TRUNC};
 	unsigned int arg = nr == SYS_openat ? 2 : 1;
-	uint64_t m = ll->open_notify_flags;
-	struct ll_term notify[ARRAY_SIZE(bits) + 2], allow[3];
-	size_t n_notify = 0, n_allow = 0;
+	struct ll_term terms[LL_COMBOS];
+	size_t n;
 	int r = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
-		if (m & bits[i])
-			notify[n_notify++] = (struct ll_term){bits[i], bits[i]};
-	if (ll->open_notify_rdwr) {
-		notify[n_notify++] = (struct ll_term){O_ACCMODE, O_RDWR};
-		notify[n_notify++] = (struct ll_term){O_TRUNC | O_ACCMODE, O_TRUNC};
-		/* The rest: read-only without O_TRUNC, write-only, and the odd access mode 3. */
-		allow[n_allow++] = (struct ll_term){m | O_TRUNC | O_ACCMODE, O_RDONLY};
-		allow[n_allow++] = (struct ll_term){m | O_ACCMODE, O_WRONLY};
-		allow[n_allow++] = (struct ll_term){m | O_ACCMODE, O_ACCMODE};
-	} else {
-		allow[n_allow++] = (struct ll_term){m, 0};
+	if (def != SCMP_ACT_NOTIFY) {
+		n = ll_cover(ll, true, terms);
+		r = ll_add_terms(ctx, SCMP_ACT_NOTIFY, nr, arg, terms, n);
 	}
-	if (def != SCMP_ACT_NOTIFY)
-		r = ll_add_terms(ctx, SCMP_ACT_NOTIFY, nr, arg, notify, n_notify);
-	if (r == 0 && def != SCMP_ACT_ALLOW)
-		r = ll_add_terms(ctx, SCMP_ACT_ALLOW, nr, arg, allow, n_allow);
+	if (r == 0 && def != SCMP_ACT_ALLOW) {
+		n = ll_cover(ll, false, terms);
+		r = ll_add_terms(ctx, SCMP_ACT_ALLOW, nr, arg, terms, n);
+	}
 	return r;
 }
 
@@ -119,6 +222,13 @@ bool landlock_forces_notify(const struct policy_landlock *ll, int nr)
 			return true;
 	if (nr == SYS_truncate)
 		return ll->handled_fs & LANDLOCK_ACCESS_FS_TRUNCATE;
+	/* mknod makes regular files too (mode S_IFREG or 0). */
+	if (nr == SYS_mknodat
+#ifdef SYS_mknod
+	    || nr == SYS_mknod
+#endif
+	)
+		return ll->handled_fs & LANDLOCK_ACCESS_FS_MAKE_REG;
 	/* openat2 and creat, when the opens are in the layer: the supervisor's. */
 	return policy_landlock_family_of(nr) == POLICY_LANDLOCK_OPEN &&
 	       ll->decided[POLICY_LANDLOCK_OPEN] && !policy_landlock_decides(ll, nr);
@@ -164,11 +274,33 @@ const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr)
 
 /* ---- The readable form ---- */
 
+int landlock_open_notified_text(const struct policy_landlock *ll, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "O_PATH, O_TMPFILE");
+
+	if (!ll->open_create)
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, ", O_CREAT");
+	else if (landlock_open_notified(ll, O_CREAT) ||
+		 landlock_open_notified(ll, O_CREAT | O_WRONLY))
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0,
+					", O_CREAT when its access is not refused");
+	if (landlock_open_notified(ll, O_TRUNC | O_WRONLY))
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, ", O_TRUNC");
+	if (ll->open_notify_rdwr)
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0,
+					", O_RDWR, O_RDONLY|O_TRUNC");
+	return len < size ? (int)len : -ERANGE;
+}
+
 static void ll_write_open_flags(const struct policy_landlock *ll, FILE *out)
 {
-	fprintf(out, " (not with O_CREAT, O_TMPFILE, O_PATH%s%s)",
-		(ll->open_notify_flags & O_TRUNC) ? ", O_TRUNC" : "",
-		ll->open_notify_rdwr ? ", nor O_RDWR or O_RDONLY|O_TRUNC" : "");
+	char text[256];
+
+	landlock_open_notified_text(ll, text, sizeof(text));
+	fprintf(out, " (not with %s)", text);
+	if (!ll->open_create)
+		fprintf(out, "\n# the opens that create stay with the supervisor: %s",
+			ll->create_why);
 }
 
 int policy_landlock_write(const struct policy *p, const struct policy_landlock *ll, FILE *out)

@@ -14,6 +14,7 @@
 #define ROLE_R POLICY_ROLE_READ
 #define ROLE_W POLICY_ROLE_WRITE
 #define ROLE_X POLICY_ROLE_EXEC
+#define ROLE_C POLICY_ROLE_CREATE
 
 #define LL_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define LL_FILE_RIGHTS                                                                             \
@@ -35,8 +36,9 @@ struct ll_scan {
 	unsigned int refused; /* roles of `deny ... kernel` */
 	struct ll_grant *g;
 	size_t n;
-	bool split; /* a grant has read or write without the other */
-	char *fail; /* why not */
+	bool split;	   /* a grant has read or write without the other */
+	char *fail;	   /* why not */
+	char *create_fail; /* why the opens that create stay with the supervisor */
 };
 
 struct policy_landlock_state {

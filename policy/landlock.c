@@ -2,7 +2,7 @@
 /*
  * Which rules the kernel's sandbox (Landlock) enforces exactly. See
  * landlock.h for what moves and docs/LANDLOCK.md for why it is exact; in
- * short, for one family of calls (the opens that create nothing; exec):
+ * short, for one family of calls (the opens; exec):
  *
  *   allow ROLES path=DIR/"**" path=FILE ...    grants, in any number
  *   deny  ROLES kernel                       the refusal, no condition
@@ -65,10 +65,10 @@ static const struct {
 } ll_families[POLICY_LANDLOCK_FAMILIES] = {
 #ifdef SYS_open
 	[POLICY_LANDLOCK_OPEN] = {"opens", ll_open_calls, ARRAY_SIZE(ll_open_calls), 2,
-				  ROLE_R | ROLE_W},
+				  ROLE_R | ROLE_W | ROLE_C},
 #else
 	[POLICY_LANDLOCK_OPEN] = {"opens", ll_open_calls, ARRAY_SIZE(ll_open_calls), 1,
-				  ROLE_R | ROLE_W},
+				  ROLE_R | ROLE_W | ROLE_C},
 #endif
 	[POLICY_LANDLOCK_EXEC] = {"exec", ll_exec_calls, ARRAY_SIZE(ll_exec_calls), 2, ROLE_X},
 };
@@ -195,6 +195,7 @@ static void ll_scan_free(struct ll_scan *s)
 		free(s->g[i].path);
 	free(s->g);
 	ll_text_free(s->fail);
+	ll_text_free(s->create_fail);
 	*s = (struct ll_scan){0};
 }
 
@@ -226,21 +227,19 @@ static void ll_note(struct policy_landlock_state *st, enum policy_landlock_famil
 }
 
 /* An allow: its paths become grants. 0, or -ENOMEM; s->fail when not expressible. */
-static int ll_scan_grant(struct policy_landlock_state *st, enum policy_landlock_family f, size_t i,
-			 unsigned int roles, struct ll_scan *s)
+static int ll_scan_grant(struct policy_landlock_state *st, size_t i, unsigned int roles,
+			 struct ll_scan *s)
 {
 	const struct policy_rule *r = &st->p->rules[i];
-	char path[POLICY_PATTERN_MAX + 1], text[64];
+	char path[POLICY_PATTERN_MAX + 1];
 	bool beneath;
 	int k;
 
-	ll_roles_text(roles, text, sizeof(text));
 	if (r->n_paths == 0) {
 		/* Everywhere: "/" and all beneath it. */
 		if (ll_scan_add(s, "/", true, roles, i) < 0 ||
 		    ll_scan_add(s, "/", false, roles, i) < 0)
 			return -ENOMEM;
-		ll_note(st, f, i, ll_printf("Landlock: grants %s everywhere", text));
 		return 0;
 	}
 	for (size_t j = 0; j < r->n_paths; j++) {
@@ -258,7 +257,6 @@ static int ll_scan_grant(struct policy_landlock_state *st, enum policy_landlock_
 		if (k > 0 && ll_scan_add(s, path, beneath, roles, i) < 0)
 			return -ENOMEM;
 	}
-	ll_note(st, f, i, ll_printf("Landlock: grants %s on these paths", text));
 	return 0;
 }
 
@@ -283,7 +281,7 @@ static int ll_scan_syscall(struct policy_landlock_state *st, enum policy_landloc
 			   struct ll_scan *s)
 {
 	const struct policy *p = st->p;
-	unsigned int all = ll_families[f].roles;
+	unsigned int all = ll_families[f].roles, core = all & ~ROLE_C;
 	bool complete = false;
 	int r = 0;
 
@@ -293,35 +291,44 @@ static int ll_scan_syscall(struct policy_landlock_state *st, enum policy_landloc
 		unsigned int roles = rule->syscall_roles[e] & ENTRY_CATEGORY
 					     ? rule->syscall_roles[e] & ENTRY_ROLES & all
 					     : all;
+		const char *obstacle = NULL;
 		struct kform kf;
 
 		kform_build(rule, e, &kf);
-		/* Rules that never meet these calls (@file-create alone: only creating opens). */
 		if (kf.kind == KF_FALSE || !roles)
 			continue;
-		if (rule->action == POLICY_LOG) {
-			s->fail = ll_blame(p, i, "log: a logged call goes to the supervisor");
-		} else if (rule->n_conds || rule->n_fconds || !net_is_empty(&rule->net)) {
-			s->fail = ll_blame(p, i,
-					   "register or flag conditions: Landlock looks at "
-					   "paths only");
-		} else if (kform_permissive(rule)) {
-			unsigned int eff = roles & ~s->refused;
+		if (rule->action == POLICY_LOG)
+			obstacle = "log: a logged call goes to the supervisor";
+		else if (rule->n_conds || rule->n_fconds || !net_is_empty(&rule->net))
+			obstacle = "register or flag conditions: Landlock looks at paths only";
+		else if (!kform_permissive(rule) &&
+			 !(rule->action == POLICY_DENY && rule->kernel_answer && !rule->n_paths))
+			obstacle = ll_refusal_obstacle(rule);
+		/* A rule on creating alone (@file-create) keeps only the creating opens. */
+		if (obstacle && !(roles & core)) {
+			if (!s->create_fail)
+				s->create_fail = ll_blame(p, i, obstacle);
+			continue;
+		}
+		if (obstacle) {
+			s->fail = ll_blame(p, i, obstacle);
+			return 0;
+		}
+		if (kform_permissive(rule)) {
+			unsigned int eff = roles & ~s->refused, rw = eff & (ROLE_R | ROLE_W);
 
-			if (eff && (r = ll_scan_grant(st, f, i, eff, s)) < 0)
+			if (eff && (r = ll_scan_grant(st, i, eff, s)) < 0)
 				return r;
-			if (all == (ROLE_R | ROLE_W) && eff && eff != all)
+			if (core == (ROLE_R | ROLE_W) && rw && rw != core)
 				s->split = true;
 			complete = kf.kind == KF_TRUE;
-		} else if (rule->action == POLICY_DENY && rule->kernel_answer && !rule->n_paths) {
+		} else {
 			char text[64];
 
 			s->refused |= roles;
 			ll_roles_text(roles, text, sizeof(text));
 			ll_note(st, f, i, ll_printf("Landlock: refuses %s everywhere else", text));
-			complete = s->refused == all;
-		} else {
-			s->fail = ll_blame(p, i, ll_refusal_obstacle(rule));
+			complete = (s->refused & core) == core;
 		}
 		if (s->fail)
 			return 0;
@@ -375,6 +382,8 @@ static int ll_scan_family(struct policy_landlock_state *st, enum policy_landlock
 			continue;
 		}
 		r = ll_scan_syscall(st, f, nr, &other);
+		if (r == 0 && !s->create_fail && other.create_fail)
+			s->create_fail = steal_pointer(&other.create_fail);
 		if (r == 0 && other.fail) {
 			s->fail = steal_pointer(&other.fail);
 		} else if (r == 0 && !ll_scan_same(s, &other)) {
@@ -408,7 +417,32 @@ static uint64_t ll_rights(const struct policy_landlock *ll, unsigned int roles)
 		     (ll->abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
 	if (roles & ROLE_X)
 		a |= LANDLOCK_ACCESS_FS_EXECUTE;
+	if ((roles & ROLE_C) && ll->open_create)
+		a |= LANDLOCK_ACCESS_FS_MAKE_REG;
 	return a;
+}
+
+/*
+ * Do the opens that create move too (landlock.h: open_create)? With the
+ * make-reg right refused where no rule grants creating, Landlock refuses a
+ * creation before anything exists; an open with O_CREAT of a file that is
+ * already there is, for the policy, a create all the same, which only a
+ * grant of read, write and create together answers as Landlock does (it
+ * checks the open's rights alone): so every grant holds the three.
+ */
+static char *ll_create_why(const struct ll_scan *s)
+{
+	if (s->create_fail)
+		return ll_printf("%s", s->create_fail);
+	if (!(s->refused & ROLE_C))
+		return ll_printf("no rule refuses creating with the kernel's answer");
+	for (size_t i = 0; i < s->n; i++)
+		if ((s->g[i].roles & (ROLE_R | ROLE_W | ROLE_C)) != (ROLE_R | ROLE_W | ROLE_C))
+			return ll_printf(
+				"a rule grants some of read, write and create without the "
+				"others, and an open with O_CREAT of a file that exists is "
+				"all three to the policy, its open rights alone to Landlock");
+	return NULL;
 }
 
 static int ll_rule_add(struct policy_landlock *ll, const struct policy *p, const struct ll_grant *g,
@@ -458,6 +492,29 @@ static void ll_undecide(struct policy_landlock *ll, enum policy_landlock_family 
 	ll->why_not[f] = why;
 }
 
+/* What a rule grants, of what the family refuses: its note for explain. */
+static void ll_grant_notes(struct policy_landlock_state *st, enum policy_landlock_family f)
+{
+	const struct ll_scan *s = &st->fam[f];
+
+	for (size_t k = 0; k < s->n; k++) {
+		size_t i = s->g[k].rule;
+		unsigned int roles = 0;
+		char text[64];
+
+		if (k > 0 && s->g[k - 1].rule == i)
+			continue; /* one note per rule: its grants come one after the other */
+		for (size_t j = k; j < s->n && s->g[j].rule == i; j++)
+			roles |= s->g[j].roles & s->refused;
+		ll_roles_text(roles, text, sizeof(text));
+		ll_text_free(st->notes[f][i]);
+		st->notes[f][i] =
+			roles ? ll_printf("Landlock: grants %s on these paths", text)
+			      : ll_printf("Landlock: nothing to grant (what it allows is not "
+					  "refused)");
+	}
+}
+
 /* The rules and rights of the decided families; the checks across them. */
 static int ll_finish(struct policy_landlock *ll)
 {
@@ -467,14 +524,22 @@ static int ll_finish(struct policy_landlock *ll)
 
 	ll_rules_free(ll);
 	ll->handled_fs = 0;
+	ll_text_free(steal_pointer(&ll->create_why));
+	ll->open_create = false;
 	why = ll->decided[POLICY_LANDLOCK_OPEN] ? ll_check_exec_reads(ll, st) : NULL;
 	if (why)
 		ll_undecide(ll, POLICY_LANDLOCK_OPEN, why);
+	if (ll->decided[POLICY_LANDLOCK_OPEN]) {
+		ll->create_why = ll_create_why(&st->fam[POLICY_LANDLOCK_OPEN]);
+		ll->open_create = !ll->create_why;
+		ll->open_refused = st->fam[POLICY_LANDLOCK_OPEN].refused;
+	}
 	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++) {
 		const struct ll_scan *s = &st->fam[f];
 
 		if (!ll->decided[f])
 			continue;
+		ll_grant_notes(st, (enum policy_landlock_family)f);
 		ll->handled_fs |= ll_rights(ll, s->refused);
 		for (size_t i = 0; i < s->n; i++) {
 			unsigned int roles = s->g[i].roles & s->refused;
@@ -490,11 +555,7 @@ static int ll_finish(struct policy_landlock *ll)
 			if (!ll->rules[i].beneath && ll->rules[j].beneath &&
 			    ll_beneath(ll->rules[j].path, ll->rules[i].path))
 				ll->rules[i].covered |= ll->rules[j].access;
-	ll->open_notify_flags = O_CREAT | LL_O_TMPFILE | O_PATH;
 	ll->open_notify_rdwr = st->fam[POLICY_LANDLOCK_OPEN].split;
-	/* Without the truncate right (ABI < 3), Landlock lets O_TRUNC through. */
-	if (ll->abi < 3 && (st->fam[POLICY_LANDLOCK_OPEN].refused & ROLE_W))
-		ll->open_notify_flags |= O_TRUNC;
 	return 0;
 }
 
@@ -570,6 +631,7 @@ void policy_landlock_free(struct policy_landlock *ll)
 {
 	if (!ll)
 		return;
+	ll_text_free(ll->create_why);
 	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++) {
 		ll_text_free(ll->why_not[f]);
 		if (ll->state) {
@@ -632,6 +694,7 @@ int policy_landlock_access_names(uint64_t access, char *buf, size_t size)
 		{LANDLOCK_ACCESS_FS_READ_FILE, "read-file"},
 		{LANDLOCK_ACCESS_FS_READ_DIR, "read-dir"},
 		{LANDLOCK_ACCESS_FS_TRUNCATE, "truncate"},
+		{LANDLOCK_ACCESS_FS_MAKE_REG, "make-reg"},
 		{LANDLOCK_ACCESS_FS_REFER, "refer"},
 	};
 	size_t len = 0;

@@ -8,11 +8,11 @@
  * Landlock ABI the caller probed. docs/LANDLOCK.md gives the reasoning.
  *
  * What moves (unotify.policy(5), LANDLOCK):
- *  - opens that create nothing (open and openat without O_CREAT, O_TMPFILE
- *    and O_PATH), when the open rules are allows of @file-read/@file-write
- *    on directories (DIR/"**") and files, then `deny ... kernel`, then an
- *    allow: the read and write rights (read-file, read-dir, write-file,
- *    truncate);
+ *  - opens (open and openat without O_TMPFILE and O_PATH; with O_CREAT
+ *    only when every grant holds read, write and create), when the open
+ *    rules are allows of @file-read/-write/-create on directories (DIR/"**")
+ *    and files, then `deny ... kernel`, then an allow: read-file, read-dir,
+ *    write-file, truncate, make-reg;
  *  - execve and execveat, on the same shape of rules: the execute right.
  * Everything else stays with seccomp and the supervisor, which gives the
  * same answers (the supervisor works out `kernel` as the kernel would).
@@ -60,9 +60,16 @@ struct policy_landlock {
 	bool decided[POLICY_LANDLOCK_FAMILIES];
 	/* Why a family stays with the supervisor ("FILE:LINE: ...": NULL when decided). */
 	char *why_not[POLICY_LANDLOCK_FAMILIES];
-	/* Opens with any of these flags still go to the supervisor (they create, or O_PATH). */
-	uint64_t open_notify_flags;
-	/* So do O_RDWR and O_RDONLY|O_TRUNC opens: a rule grants read or write alone. */
+	/*
+	 * The opens: the roles refused (POLICY_ROLE_*), and whether those that
+	 * create (O_CREAT) are Landlock's too (else create_why: why not).
+	 * landlock_open_notified() says which opens still go to the supervisor.
+	 */
+	unsigned int open_refused;
+	bool open_create;
+	char *create_why;
+	/* O_RDWR and O_RDONLY|O_TRUNC opens go to the supervisor: a rule grants read or write
+	 * alone. */
 	bool open_notify_rdwr;
 	struct policy_landlock_state *state; /* private */
 };
@@ -98,6 +105,15 @@ bool policy_landlock_decides(const struct policy_landlock *ll, int nr);
  * takes no path at all.
  */
 const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr);
+/*
+ * Does an open or openat with these flags go to the supervisor, when the
+ * layer decides the opens? (O_PATH, O_TMPFILE; O_CREAT unless the
+ * creating opens are Landlock's, or when the open's access is not refused;
+ * O_TRUNC below ABI 3; the two-role opens with open_notify_rdwr.)
+ */
+bool landlock_open_notified(const struct policy_landlock *ll, uint64_t flags);
+/* "O_PATH, O_TMPFILE, O_CREAT": what landlock_open_notified() sends up, as text. */
+int landlock_open_notified_text(const struct policy_landlock *ll, char *buf, size_t size);
 /* "read-file read-dir write-file": the names of the rights in access. */
 int policy_landlock_access_names(uint64_t access, char *buf, size_t size);
 

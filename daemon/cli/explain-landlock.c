@@ -22,22 +22,29 @@ void explain_landlock_print_header(const struct run_landlock *ll)
 		printf("  %s: %s%s\n", policy_landlock_family_name((enum policy_landlock_family)f),
 		       layer->decided[f] ? "decided by Landlock in the kernel" : "not Landlock: ",
 		       layer->decided[f] ? "" : layer->why_not[f]);
+	if (layer && layer->decided[POLICY_LANDLOCK_OPEN])
+		printf("  opens that create: %s%s\n",
+		       layer->open_create ? "decided by Landlock too" : "with the supervisor: ",
+		       layer->open_create ? "" : layer->create_why);
 	if (layer && layer->n_rules)
 		printf("  (the ruleset: unotify policy compile FILE --landlock)\n");
 }
 
 const char *explain_landlock_layer_text(const struct run_landlock *ll, int nr)
 {
+	static char text[512];
+	char flags[256];
+
 	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN)
 		return "every call runs in the kernel, which checks it against the Landlock "
 		       "ruleset: no round trip";
-	return ll->layer->open_notify_rdwr
-		       ? "opens that create nothing, with O_RDONLY or O_WRONLY, run in the kernel, "
-			 "which checks them against the Landlock ruleset; the others (O_CREAT, "
-			 "O_TMPFILE, O_PATH, O_RDWR, O_TRUNC with O_RDONLY) go to the supervisor"
-		       : "opens that create nothing run in the kernel, which checks them against "
-			 "the Landlock ruleset; the others (O_CREAT, O_TMPFILE, O_PATH) go to the "
-			 "supervisor";
+	landlock_open_notified_text(ll->layer, flags, sizeof(flags));
+	snprintf(text, sizeof(text),
+		 "the opens run in the kernel, which checks them against the Landlock ruleset, "
+		 "but those with %s, which go to the supervisor%s%s",
+		 flags, ll->layer->open_create ? "" : " (",
+		 ll->layer->open_create ? "" : "creating stays there: see the opens' line above)");
+	return text;
 }
 
 void explain_landlock_print_syscall(const struct run_landlock *ll, int nr)
@@ -112,6 +119,16 @@ void explain_landlock_json_header(const struct run_landlock *ll, struct json_obj
 					       json_object_new_string(ll->layer->why_not[f]));
 		json_object_object_add(
 			fam, policy_landlock_family_name((enum policy_landlock_family)f), e);
+	}
+	if (ll->layer && ll->layer->decided[POLICY_LANDLOCK_OPEN]) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "decided",
+				       json_object_new_boolean(ll->layer->open_create));
+		if (!ll->layer->open_create)
+			json_object_object_add(e, "why_not",
+					       json_object_new_string(ll->layer->create_why));
+		json_object_object_add(fam, "opens that create", e);
 	}
 	json_object_object_add(l, "families", fam);
 	json_object_object_add(l, "rules",

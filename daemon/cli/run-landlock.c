@@ -102,14 +102,13 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 
 	kernel_layer_landlock_free(&ll->daemon);
 	ll->daemon = *k;
-	*k = (struct kernel_layer_landlock){ 0 };
+	*k = (struct kernel_layer_landlock){0};
 	free(ll->rules);
 	ll->rules = calloc(ll->daemon.n_rules + 1, sizeof(*ll->rules));
 	if (!ll->rules)
 		return -ENOMEM;
-	ll->attr = (struct unotify_landlock){ .abi = ll->daemon.abi,
-					      .handled_fs = ll->daemon.handled,
-					      .rules = ll->rules };
+	ll->attr = (struct unotify_landlock){
+		.abi = ll->daemon.abi, .handled_fs = ll->daemon.handled, .rules = ll->rules};
 	for (size_t i = 0; i < ll->daemon.n_rules; i++) {
 		const char *why = NULL;
 		int r = unotify_landlock_check(&ll->daemon.rules[i], &why);
@@ -137,5 +136,5 @@ void run_landlock_free(struct run_landlock *ll)
 	policy_landlock_free(ll->layer);
 	kernel_layer_landlock_free(&ll->daemon);
 	free(ll->rules);
-	*ll = (struct run_landlock){ 0 };
+	*ll = (struct run_landlock){0};
 }

@@ -437,16 +437,17 @@ static int mutate_refuse(struct enforce_call *c)
 
 /*
  * Under a Landlock ruleset the program's own kernel refuses a rename or a
- * link into another directory (EXDEV: no refer right), and a truncate
- * where it has no truncate right: the supervisor, outside the sandbox,
- * performs them, whatever decided them.
+ * link into another directory (EXDEV: no refer right), a truncate where it
+ * has no truncate right, a regular file made by mknod where it has no
+ * make-reg right: the supervisor, outside the sandbox, performs them,
+ * whatever decided them.
  */
 static bool mutate_always_perform(const struct enforce_call *c)
 {
 	const struct mutate_state *s = c->state;
 
 	return s && (s->kind == MUTATE_RENAME || s->kind == MUTATE_LINK ||
-		     s->kind == MUTATE_TRUNCATE);
+		     s->kind == MUTATE_TRUNCATE || s->kind == MUTATE_MKNOD);
 }
 
 const struct enforce_family enforce_mutate_family = {

@@ -11,8 +11,7 @@
 #include "kernel-layer-landlock.h"
 #include "lib/util.h"
 
-static const char *const kernel_layer_families[KERNEL_LAYER_LANDLOCK_FAMILIES] = { "opens",
-										   "exec" };
+static const char *const kernel_layer_families[KERNEL_LAYER_LANDLOCK_FAMILIES] = {"opens", "exec"};
 
 int kernel_layer_request_add_landlock(struct json_object *req, int abi, unsigned int off)
 {
@@ -52,7 +51,8 @@ int kernel_layer_request_landlock(struct json_object *req, int *ret_abi, unsigne
 		return 0;
 	abi = kernel_layer_get_int(l, "abi", -1);
 	if (!json_object_is_type(l, json_type_object) || abi < 0 || abi > 1000 ||
-	    !json_object_object_get_ex(l, "off", &off) || !json_object_is_type(off, json_type_array)) {
+	    !json_object_object_get_ex(l, "off", &off) ||
+	    !json_object_is_type(off, json_type_array)) {
 		*ret_why = "\"landlock\" needs an \"abi\" and an \"off\" list";
 		return -EINVAL;
 	}
@@ -134,9 +134,10 @@ static int kernel_layer_rule_parse(struct json_object *o, struct unotify_landloc
 	copy = strdup(json_object_get_string(path));
 	if (!copy)
 		return -ENOMEM;
-	*r = (struct unotify_landlock_rule){ .path = copy,
-					     .beneath = json_object_get_boolean(beneath),
-					     .access = (uint64_t)access, .covered = (uint64_t)covered };
+	*r = (struct unotify_landlock_rule){.path = copy,
+					    .beneath = json_object_get_boolean(beneath),
+					    .access = (uint64_t)access,
+					    .covered = (uint64_t)covered};
 	*ret_families = (unsigned int)families;
 	return 0;
 }
@@ -144,7 +145,7 @@ static int kernel_layer_rule_parse(struct json_object *o, struct unotify_landloc
 int kernel_layer_answer_landlock(struct json_object *answer, struct kernel_layer_landlock *ret,
 				 const char **ret_why)
 {
-	struct kernel_layer_landlock ll = { 0 };
+	struct kernel_layer_landlock ll = {0};
 	struct json_object *l, *rules;
 	int r = 0;
 
@@ -181,5 +182,5 @@ void kernel_layer_landlock_free(struct kernel_layer_landlock *ll)
 		free((char *)ll->rules[i].path);
 	free(ll->rules);
 	free(ll->families);
-	*ll = (struct kernel_layer_landlock){ 0 };
+	*ll = (struct kernel_layer_landlock){0};
 }

@@ -21,17 +21,19 @@
 /* The ruleset of the layer, as the protocol carries it. */
 static int control_landlock_answer(const struct policy_landlock *ll, struct json_object *answer)
 {
-	struct kernel_layer_landlock k = { .abi = ll->abi, .handled = ll->handled_fs,
-					   .n_rules = ll->n_rules };
+	struct kernel_layer_landlock k = {
+		.abi = ll->abi, .handled = ll->handled_fs, .n_rules = ll->n_rules};
 	int r = -ENOMEM;
 
 	k.rules = calloc(ll->n_rules + 1, sizeof(*k.rules));
 	k.families = calloc(ll->n_rules + 1, sizeof(*k.families));
 	if (k.rules && k.families) {
 		for (size_t i = 0; i < ll->n_rules; i++) {
-			k.rules[i] = (struct unotify_landlock_rule){
-				.path = ll->rules[i].path, .beneath = ll->rules[i].beneath,
-				.access = ll->rules[i].access, .covered = ll->rules[i].covered };
+			k.rules[i] =
+				(struct unotify_landlock_rule){.path = ll->rules[i].path,
+							       .beneath = ll->rules[i].beneath,
+							       .access = ll->rules[i].access,
+							       .covered = ll->rules[i].covered};
 			k.families[i] = ll->rules[i].families;
 		}
 		r = kernel_layer_answer_add_landlock(answer, &k);

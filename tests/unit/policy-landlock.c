@@ -38,7 +38,7 @@ static bool ll_beneath(const char *a, const char *p)
 
 /* What the kernel checks for this call (LANDLOCK_ACCESS_FS_*), by Landlock's hook_file_open. */
 static uint64_t ll_needed(const struct policy_landlock *ll, const struct policy_call *call,
-			  bool dir)
+			  bool dir, bool missing)
 {
 	uint64_t flags, need = 0;
 
@@ -49,23 +49,17 @@ static uint64_t ll_needed(const struct policy_landlock *ll, const struct policy_
 		need |= dir ? LANDLOCK_ACCESS_FS_READ_DIR : LANDLOCK_ACCESS_FS_READ_FILE;
 	if ((flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR)
 		need |= LANDLOCK_ACCESS_FS_WRITE_FILE;
-	if ((flags & O_TRUNC) && ll->abi >= 3)
+	/* A file just created is not truncated. */
+	if ((flags & O_TRUNC) && ll->abi >= 3 && !missing)
 		need |= LANDLOCK_ACCESS_FS_TRUNCATE;
 	return need;
 }
 
-bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
-			   const char *path, bool dir)
+/* The rights rules grant at path (a directory above it, or the file itself). */
+static uint64_t ll_granted(const struct policy_landlock *ll, const char *path)
 {
-	uint64_t need = ll_needed(ll, call, dir) & ll->handled_fs, granted = 0;
+	uint64_t granted = 0;
 
-	if (path[0] != '/')
-		return true;
-	/* A directory opened for writing or O_TRUNC: the kernel refuses it first (EISDIR). */
-	if (dir &&
-	    (ll_needed(ll, call, dir) & LANDLOCK_ACCESS_FS_WRITE_FILE ||
-	     (call->nr != SYS_execve && (call->args[call->nr == SYS_openat ? 2 : 1] & O_TRUNC))))
-		return false;
 	for (size_t i = 0; i < ll->n_rules; i++) {
 		const struct policy_landlock_rule *r = &ll->rules[i];
 
@@ -73,14 +67,42 @@ bool landlock_model_allows(const struct policy_landlock *ll, const struct policy
 		    (!r->beneath && strcmp(r->path, path) == 0))
 			granted |= r->access;
 	}
-	return (need & ~granted) == 0;
+	return granted;
+}
+
+bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
+			   const char *path, bool dir, bool missing)
+{
+	uint64_t need = ll_needed(ll, call, dir, missing) & ll->handled_fs, flags;
+	char parent[4096];
+	char *slash;
+
+	if (path[0] != '/')
+		return true;
+	flags = call->nr == SYS_execve ? 0 : call->args[call->nr == SYS_openat ? 2 : 1];
+	/* A directory opened for writing or O_TRUNC: the kernel refuses it first (EISDIR). */
+	if (dir && ((need & LANDLOCK_ACCESS_FS_WRITE_FILE) || (flags & O_TRUNC)))
+		return false;
+	if (missing) {
+		/* Created first (make-reg on the directory), then opened with its rights. */
+		snprintf(parent, sizeof(parent), "%s", path);
+		slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		if ((ll->handled_fs & LANDLOCK_ACCESS_FS_MAKE_REG) &&
+		    !(ll_granted(ll, parent) & LANDLOCK_ACCESS_FS_MAKE_REG))
+			return false;
+	}
+	return (need & ~ll_granted(ll, path)) == 0;
 }
 
 int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
-		    const char *path, bool dir, const struct policy_decision *d, char *bad,
-		    size_t size)
+		    const char *path, bool dir, bool missing, const struct policy_decision *d,
+		    char *bad, size_t size)
 {
-	bool allows = landlock_model_allows(ll, call, path, dir);
+	bool allows = landlock_model_allows(ll, call, path, dir, missing);
 	bool policy_allows = d->action == POLICY_ALLOW;
 
 	if (!policy_allows && !(d->action == POLICY_DENY && d->kernel_answer)) {
@@ -224,22 +246,30 @@ static bool ll_is_dir(const char *path)
 	       strcmp(path, "/c") == 0 || strcmp(path, "/c/d") == 0 ||
 	       strcmp(path, "/c/d/e") == 0 || strcmp(path, "/") == 0;
 }
+
+/* Paths that do not exist: an open with O_CREAT creates them. */
+static bool ll_is_missing(const char *path)
+{
+	return strstr(path, "new") != NULL;
+}
+
 static const struct {
 	const char *path;
 	bool dir;
 } ll_paths[] = {
-	{"/a", true},  {"/a/x", false}, {"/a/b", true},	  {"/a/b/y", false},
-	{"/c", true},  {"/c/d", true},	{"/c/d/e", true}, {"/c/d/e/z", false},
-	{"/f", false}, {"/g/h", false}, {"/zz", false},	  {"pipe:[7]", false},
+	{"/a", true},	   {"/a/x", false},	{"/a/b", true},	     {"/a/b/y", false},
+	{"/c", true},	   {"/c/d", true},	{"/c/d/e", true},    {"/c/d/e/z", false},
+	{"/f", false},	   {"/g/h", false},	{"/zz", false},	     {"pipe:[7]", false},
+	{"/a/new", false}, {"/a/b/new", false}, {"/c/d/new", false}, {"/new", false},
 };
-static const char *const ll_cats[] = {"@file-read", "@file-write", "@file-exec"};
+static const char *const ll_cats[] = {"@file-read", "@file-write", "@file-exec", "@file-create"};
 
 static void ll_random_cats(char *out, size_t size)
 {
-	unsigned int m = 1 + ll_rnd(7);
+	unsigned int m = 1 + ll_rnd(15);
 
 	out[0] = '\0';
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (m & (1u << i))
 			snprintf(out + strlen(out), size - strlen(out), " %s", ll_cats[i]);
 }
@@ -250,8 +280,14 @@ static void ll_random_text(char *text, size_t size)
 	size_t n = 0;
 
 	n += (size_t)snprintf(text + n, size - n, "default allow\ndeny @mount EPERM\n");
+	/* Half the policies grant read, write and create together: creating opens move then. */
+	bool rwc = ll_rnd(2);
+
 	for (unsigned int r = 0, k = 1 + ll_rnd(4); r < k; r++) {
 		ll_random_cats(cats, sizeof(cats));
+		if (rwc)
+			snprintf(cats, sizeof(cats), " @file-read @file-write @file-create%s",
+				 ll_rnd(2) ? " @file-exec" : "");
 		n += (size_t)snprintf(text + n, size - n, "allow%s", cats);
 		for (unsigned int j = 0, m = 1 + ll_rnd(3); j < m; j++) {
 			const char *a = ll_anchors[ll_rnd(ARRAY_SIZE(ll_anchors))];
@@ -286,7 +322,8 @@ static int ll_ask_path(void *userdata, const char **ret_path)
 static bool ll_random_calls(struct policy *p, const struct policy_landlock *ll,
 			    const struct policy_program *prog, const char *text, size_t *decided)
 {
-	static const uint64_t flags[] = {0, 1, 2, 0x200, 0x201, 0x202, 0x41, 0x200000};
+	static const uint64_t flags[] = {0,    1,    2,	    0x200, 0x201, 0x202,   0x40,
+					 0x41, 0x42, 0x241, 0x240, 0x43,  0x200000};
 	static const int nrs[] = {SYS_openat, SYS_execve};
 
 	for (size_t n = 0; n < ARRAY_SIZE(nrs); n++)
@@ -308,12 +345,17 @@ static bool ll_random_calls(struct policy *p, const struct policy_landlock *ll,
 				/* The kernel refuses a directory to write or run before Landlock.
 				 */
 				if (ll_paths[i].dir &&
-				    (nrs[n] == SYS_execve || (flags[f] & (3 | O_TRUNC))))
+				    (nrs[n] == SYS_execve || (flags[f] & (3 | O_TRUNC | O_CREAT))))
+					continue;
+				/* A missing file runs nowhere (ENOENT under either). */
+				if (ll_is_missing(ll_paths[i].path) &&
+				    (nrs[n] == SYS_execve || !(flags[f] & O_CREAT)))
 					continue;
 				if (policy_evaluate(p, &call, ll_ask_path, &ask, &dec) < 0)
 					return false;
 				(*decided)++;
-				if (landlock_agrees(ll, &call, ask.path, ll_paths[i].dir, &dec, bad,
+				if (landlock_agrees(ll, &call, ask.path, ll_paths[i].dir,
+						    ll_is_missing(ask.path), &dec, bad,
 						    sizeof(bad)) < 0) {
 					printf("# %s (flags 0x%llx)\n# policy:\n%s", bad,
 					       (unsigned long long)flags[f], text);
@@ -352,7 +394,7 @@ static bool ll_bind(const struct policy_landlock *ll, struct policy_landlock *vi
 
 bool landlock_random_agree(void)
 {
-	size_t decided = 0, layers = 0;
+	size_t decided = 0, layers = 0, creating = 0;
 	char text[2048];
 
 #if !defined(__x86_64__)
@@ -373,6 +415,8 @@ bool landlock_random_agree(void)
 			ok = false;
 		else if (ll->decided[POLICY_LANDLOCK_OPEN] || ll->decided[POLICY_LANDLOCK_EXEC])
 			layers++;
+		if (ok && ll->open_create)
+			creating++;
 		if (ok) {
 			struct policy_landlock_rule rules[64];
 			struct policy_landlock view;
@@ -389,7 +433,8 @@ bool landlock_random_agree(void)
 		if (!ok)
 			return false;
 	}
-	printf("# %zu of %d random policies moved to Landlock, %zu calls decided by its model\n",
-	       layers, LL_RANDOM_POLICIES, decided);
-	return layers > 40 && decided > 1000;
+	printf("# %zu of %d random policies moved to Landlock (%zu with the opens that create), "
+	       "%zu calls decided by its model\n",
+	       layers, LL_RANDOM_POLICIES, creating, decided);
+	return layers > 40 && creating > 10 && decided > 1000;
 }

@@ -107,7 +107,8 @@ struct tcall {
 	bool foreign;
 	struct targs args;
 	uint32_t kernel_ret;
-	bool dir; /* type=dir: the path is a directory (for the Landlock model) */
+	bool dir;     /* type=dir: the path is a directory (for the Landlock model) */
+	bool missing; /* type=new: nothing is there yet (O_CREAT creates it) */
 	bool notify; /* the kernel layer sends it to the supervisor */
 	struct policy_decision decision;
 };
@@ -205,6 +206,8 @@ static int tcall_parse_word(struct tcase *c, struct tcall *t, char *w)
 		t->foreign = true;
 	} else if (strcmp(w, "type=dir") == 0) {
 		t->dir = true;
+	} else if (strcmp(w, "type=new") == 0) {
+		t->missing = true;
 	} else if (strcmp(w, "arch=x32") == 0) {
 		t->call.nr |= X32_SYSCALL_BIT;
 		t->foreign = true;
@@ -278,8 +281,8 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 	    (t->kernel_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW) {
 		if (!t->args.has_path[0])
 			fail(c, "a call Landlock decides needs a path=");
-		else if (landlock_agrees(c->ll, &t->call, t->args.path[0], t->dir, &t->decision,
-					 buf, sizeof(buf)) < 0)
+		else if (landlock_agrees(c->ll, &t->call, t->args.path[0], t->dir, t->missing,
+					 &t->decision, buf, sizeof(buf)) < 0)
 			fail(c, "%s", buf);
 		return;
 	}

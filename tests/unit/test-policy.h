@@ -44,11 +44,11 @@ int directive_landlock(const struct policy_landlock *ll, const char *key, char *
 		       size_t size);
 /* Would Landlock let this call (let run by the filter) through? */
 bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
-			   const char *path, bool dir);
+			   const char *path, bool dir, bool missing);
 /* 0 when the policy's decision d is what Landlock decides; -EINVAL and why. */
 int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
-		    const char *path, bool dir, const struct policy_decision *d, char *bad,
-		    size_t size);
+		    const char *path, bool dir, bool missing, const struct policy_decision *d,
+		    char *bad, size_t size);
 
 /* Random policies of the layer's shape: evaluator and Landlock's model agree. */
 bool landlock_random_agree(void);

@@ -111,6 +111,10 @@ three "a missing file outside: the kernel's ENOENT" "err ENOENT" open "$T/nother
 three "create outside: refused before anything exists" "err EACCES" open "$T/new" wronly creat
 [ ! -e "$T/new" ] || fail "the refused create left $T/new"
 three "create inside" "ok fd=" open "$A/new" wronly creat
+three "O_RDONLY|O_CREAT of a file outside: a create to the policy" "err EACCES" \
+	open "$T/secret" rdonly creat
+three "O_CREAT|O_EXCL on a file outside: EEXIST first" "err EEXIST" \
+	open "$T/secret" wronly creat excl
 three "a directory for writing: EISDIR first" "err EISDIR" open "$T" wronly
 three "O_PATH outside: a read, not refused (the supervisor's)" "ok fd=" open "$T/secret" path
 [ "$(cat "$T/secret")" = secret ] || fail "the refused opens changed $T/secret"
