@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "run-landlock.h"
+
+/* The newest Landlock ABI this build knows the rights of (lib/landlock.c). */
+#define RUN_LANDLOCK_ABI_KNOWN 7
 #include "lib/util.h"
 
 void run_landlock_abi(bool off, struct run_landlock *ll)
@@ -71,9 +74,33 @@ static int run_landlock_check_rule(struct run_landlock *ll, size_t i, bool quiet
 	return 1;
 }
 
+/*
+ * A kernel without Landlock: the same answers, from the supervisor, at a
+ * round trip each. Said once, when the policy has rules a kernel with it
+ * would take (never silently slower).
+ */
+static void run_landlock_note_missing(const struct policy *p, const struct run_landlock *ll)
+{
+	struct policy_landlock *would = NULL;
+
+	if (ll->abi > 0 || ll->off || policy_landlock_build(p, RUN_LANDLOCK_ABI_KNOWN, &would) < 0)
+		return;
+	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++)
+		if (would->decided[f]) {
+			fprintf(stderr, "unotify: note: this kernel has no Landlock: the rules that "
+					"ask for the kernel's answer are decided by the supervisor "
+					"(same answers, a round trip each)\n");
+			break;
+		}
+	policy_landlock_free(would);
+}
+
 int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock *ll)
 {
 	int r = policy_landlock_build(p, ll->abi, &ll->layer);
+
+	if (r == 0 && !quiet)
+		run_landlock_note_missing(p, ll);
 
 	/* Dropping a family changes the rules: check them all again. */
 	while (r == 0) {
