@@ -43,8 +43,10 @@ daemon_alive() {
 start_daemon() {
 	SOCK=$T/d.sock
 	mkdir -p "$T/policies"
+	# Never on the test's stdout: the TAP reader waits for every writer of
+	# that pipe, so a daemon left behind would hang the suite.
 	"$UNOTIFYD" --socket "$SOCK" --policy-dir "$T/policies" --log "$T/audit.log" \
-		--seccomp-default kill "$@" 2>>"$T/d.err" &
+		--seccomp-default kill "$@" </dev/null >>"$T/d.err" 2>&1 &
 	DPID=$!
 	track_pid "$DPID"
 	# A test that fails because the daemon died shows why, when a sanitizer said.

@@ -17,7 +17,7 @@ mkdir -p "$N"
 policy fam "allow @file-read @file-write @file-create @file-delete @file-stat @file-attr path=$W path=$W/**
 allow connect bind sendto sendmsg unix=$W/** unix=$N/**
 default allow"
-start_daemon
+start_daemon --log-level all
 
 # The files every case starts from; fixed ones are made once, so their inode
 # and times are the same for both runs (stat shows them).
