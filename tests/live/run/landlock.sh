@@ -73,11 +73,10 @@ three() {
 	shift 2
 	outs=
 	for mode in on abi2 off; do
-		env= opt=
-		[ $mode = abi2 ] && env=2
+		opt=
 		[ $mode = off ] && opt=--no-landlock
 		[ -z "$RESET" ] || eval "$RESET"
-		if [ -n "$env" ]; then export UNOTIFY_LANDLOCK_ABI=2; fi
+		if [ $mode = abi2 ]; then export UNOTIFY_LANDLOCK_ABI=2; fi
 		# shellcheck disable=SC2086
 		urun $opt $RUN_OPTS -q --log /dev/null --policy "$POL" -- "$PROBE" "$@"
 		unset UNOTIFY_LANDLOCK_ABI
