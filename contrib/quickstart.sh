@@ -15,7 +15,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Build and test dependencies, as Debian package names.
 build_pkgs="build-essential autoconf automake libtool pkg-config libseccomp-dev libcap-dev \
 libjson-c-dev libsystemd-dev"
-test_pkgs="python3 jq valgrind clang libclang-rt-14-dev bubblewrap systemd runc crun busybox-static gnuplot-nox procps psmisc"
+test_pkgs="python3 jq valgrind clang libclang-rt-14-dev bubblewrap systemd runc crun podman busybox-static libcap2-bin gnuplot-nox procps psmisc"
 
 say() { printf 'quickstart: %s\n' "$*" >&2; }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Once listening, with policies loaded and before the first client thread,
- * the daemon gives up what it does not need: every capability but the few
- * that supervision needs (man/unotifyd.8 justifies each), the bounding set
- * and ambient set, then sets no_new_privs and loads a seccomp filter of its
- * own that allows only the calls the daemon makes. Capabilities and filters
- * are per thread and inherited, so this must run before any thread exists.
+ * the daemon gives up what it does not need: every capability but those of
+ * capabilities.list (harden-caps.c), then sets no_new_privs and loads a
+ * seccomp filter of its own that allows only the calls the daemon makes.
+ * Capabilities and filters are per thread and inherited, so this must run
+ * before any thread exists.
  */
 #include "config.h"
 
@@ -21,67 +21,12 @@
 #include <unistd.h>
 
 #include <seccomp.h>
-#include <sys/capability.h>
 
 #include "engine/enforce.h"
 #include "harden.h"
 #include "lib/uapi.h"
 #include "lib/util.h"
 #include "log.h"
-
-/* Keep in sync with man/unotifyd.8 (CAPABILITIES), which says why each is needed. */
-static const cap_value_t harden_caps[] = {
-	CAP_SYS_PTRACE,      /* read/write target memory, pidfd_getfd, /proc/PID of any target */
-	CAP_DAC_OVERRIDE,    /* opens performed for targets that hold it themselves */
-	CAP_DAC_READ_SEARCH, /* the same, and reading the policy directory on SIGHUP */
-	CAP_FOWNER,          /* opens for targets that hold it (O_NOATIME, owner checks) */
-	CAP_SETUID,          /* setfsuid to the target's fsuid (per supervising thread) */
-	CAP_SETGID,          /* setfsgid and setgroups to the target's groups */
-	CAP_SYS_CHROOT,      /* resolve paths in the target's root */
-	CAP_KILL,            /* the kill action on targets of another user */
-	/* Calls performed for targets that hold these themselves (never lent: see man page): */
-	CAP_CHOWN,           /* chown family */
-	CAP_FSETID,          /* chmod keeping set-id bits, writes by targets that hold it */
-	CAP_MKNOD,           /* mknod of device nodes */
-	CAP_NET_BIND_SERVICE, /* bind below 1024 */
-};
-
-static const char harden_caps_text[] = "cap_sys_ptrace,cap_dac_override,cap_dac_read_search,"
-				       "cap_fowner,cap_setuid,cap_setgid,cap_sys_chroot,cap_kill";
-
-const char *harden_caps_kept(void)
-{
-	return harden_caps_text;
-}
-
-static bool harden_cap_kept(cap_value_t c)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(harden_caps); i++)
-		if (harden_caps[i] == c)
-			return true;
-	return false;
-}
-
-static int harden_caps_apply(void)
-{
-	cap_t caps;
-	int r = 0;
-
-	for (cap_value_t c = 0; c < (cap_value_t)cap_max_bits(); c++)
-		if (!harden_cap_kept(c) && cap_drop_bound(c) < 0 && errno != EINVAL)
-			return negative_errno();
-	if (cap_reset_ambient() < 0 && errno != EINVAL)
-		return negative_errno();
-	caps = cap_init();
-	if (!caps)
-		return -ENOMEM;
-	if (cap_set_flag(caps, CAP_PERMITTED, ARRAY_SIZE(harden_caps), harden_caps, CAP_SET) < 0 ||
-	    cap_set_flag(caps, CAP_EFFECTIVE, ARRAY_SIZE(harden_caps), harden_caps, CAP_SET) < 0 ||
-	    cap_set_proc(caps) < 0)
-		r = negative_errno();
-	cap_free(caps);
-	return r;
-}
 
 /*
  * The seccomp allowlist. Three sources, one list each, never copied here:

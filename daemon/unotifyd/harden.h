@@ -12,7 +12,7 @@
  * default action is EPERM, or killing the daemon when seccomp_kill.
  */
 int harden_apply(bool seccomp_kill);
-/* The capabilities kept, for the log and the man page. */
-const char *harden_caps_kept(void);
+/* harden-caps.c: only the capabilities of capabilities.list are left (root only). */
+int harden_caps_apply(void);
 
 #endif

@@ -119,9 +119,14 @@ static int policies_load_one(const char *dir, const char *name, struct policy_en
 		r = policy_finish(p, &diags);
 	if (diags.count > 0)
 		policies_log_diags(&diags);
-	/* The kernel layer `unotify run --daemon` asks for: compiled once, here. */
-	if (r >= 0 && (r = policy_compile(p, &e->prog)) < 0)
-		log_warning("policy '%s': cannot compile its kernel layer: %s", name, strerror(-r));
+	/*
+	 * The kernel layer `unotify run --daemon` asks for: compiled once, here.
+	 * Without it the policy still serves registrations (runtimes bring their
+	 * own filter); only that request is refused.
+	 */
+	if (r >= 0 && policy_compile(p, &e->prog) < 0)
+		log_warning("policy '%s': cannot compile its kernel layer: unotify run --daemon "
+			    "cannot use it", name);
 	if (r < 0) {
 		policy_free(p);
 		if (asprintf(&e->error, "%s: %zu error(s), see the daemon log", path,

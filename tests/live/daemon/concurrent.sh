@@ -7,9 +7,12 @@
 # --daemon` itself hands over more programs meanwhile. Every answer must
 # be its own policy's (a thread deciding on a recycled fd number would
 # answer another sandbox's calls with its own policy), every registration
-# acknowledged for its policy, no call may hang (each sandbox has an
-# alarm, each command a time limit), and the daemon's fd and thread
-# counts return to where they started.
+# acknowledged for its policy (every fifth runtime-style one closes without
+# reading it, and container ids repeat, as runtimes do), no call may hang
+# (each sandbox has an alarm, each command a time limit), and the daemon's
+# fd and thread counts return to where they started. The red team's
+# tests/adversarial/daemon-confusion.sh adds threaded sandboxes, children
+# outliving the registered process and a long-lived victim.
 
 . "$top_srcdir/tests/live/daemon-lib.sh"
 setup_tmp

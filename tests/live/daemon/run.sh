@@ -108,4 +108,4 @@ urun --daemon --socket "$SOCK" --policy-name web -- "$PROBE" read "$T/readable"
 expect_out "run --daemon --log-level all: the open" "data=readable"
 stop_daemon
 expect_grep "--log-level all: the allowed open is in the trail" "$(cat "$T/audit.log")" \
-	"path=$(re_quote "$T/readable") verdict=allow"
+	"verdict=allow .*path=$(re_quote "$T/readable")"
