@@ -6,7 +6,7 @@
  *    by their *at variant on the pinned parent directory and the last
  *    component, exactly as the target gave it (with its trailing slash, so
  *    the kernel applies its own rules for "name/", "." and "..");
- *  - calls on a file (chmod, chown, utimes, truncate) on the resolved file
+ *  - calls on a file (chmod, chown, utimes, truncate, xattrs) on the resolved file
  *    itself: through /proc/self/fd/N (looked up from our /proc, the kernel
  *    following the magic link to that very inode), or with AT_EMPTY_PATH.
  * The kernel checks each with the target's credentials, umask and root,
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "emulate.h"
@@ -60,6 +61,8 @@ struct mutate_op {
 	const char *text;
 	const struct timespec *times;
 	int64_t length;
+	const void *value;
+	size_t size;
 };
 
 /* Checks the paths, puts the target's credentials on, calls, takes them off. */
@@ -267,6 +270,63 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 	if (p->type == S_IFDIR)
 		return -EISDIR;
 	if (p->type != S_IFREG)
+		return -EINVAL;
+	return mutate_as(t, &op);
+}
+
+/* ---- Extended attributes ---- */
+
+/*
+ * No *at variant (before setxattrat, 6.13): the file is named by its magic
+ * link, looked up from our /proc made the thread's cwd for the call (the
+ * target's cwd until then; emulate_leave() restores our own). The kernel
+ * follows the link to the very inode resolved and stops there: a symlink
+ * itself for lsetxattr's NOFOLLOW walk.
+ */
+static int mutate_xattr_link(const struct mutate_op *op, char *link, size_t size)
+{
+	if (fchdir(target_proc_fd()) < 0)
+		return negative_errno();
+	emulate_fd_link(op->a->fd, link, size);
+	return 0;
+}
+
+static int mutate_setxattr(const struct mutate_op *op)
+{
+	char link[64];
+	int r = mutate_xattr_link(op, link, sizeof(link));
+
+	if (r < 0)
+		return r;
+	return mutate_result(setxattr(link, op->text, op->value, op->size, (int)op->flags));
+}
+
+int unotify_path_setxattr(unotify_target *t, const struct unotify_path *p, const char *name,
+			  const void *value, size_t size, int flags)
+{
+	struct mutate_op op = { .a = p, .call = mutate_setxattr, .text = name, .value = value,
+				.size = size, .flags = (unsigned int)flags };
+
+	if (!name || (size && !value))
+		return -EINVAL;
+	return mutate_as(t, &op);
+}
+
+static int mutate_removexattr(const struct mutate_op *op)
+{
+	char link[64];
+	int r = mutate_xattr_link(op, link, sizeof(link));
+
+	if (r < 0)
+		return r;
+	return mutate_result(removexattr(link, op->text));
+}
+
+int unotify_path_removexattr(unotify_target *t, const struct unotify_path *p, const char *name)
+{
+	struct mutate_op op = { .a = p, .call = mutate_removexattr, .text = name };
+
+	if (!name)
 		return -EINVAL;
 	return mutate_as(t, &op);
 }

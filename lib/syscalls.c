@@ -109,6 +109,8 @@ static const struct unotify_syscall_rule work_mutate[] = {
 	ANY(utimensat),
 	ANY(openat),
 	ANY(ftruncate),
+	ANY(setxattr), /* unotify_path_setxattr, _removexattr: by the magic link, cwd /proc */
+	ANY(removexattr),
 };
 
 /* unotify_net_* (emulate-net.c): a helper process with the target's credentials makes the call. */

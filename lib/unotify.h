@@ -540,6 +540,14 @@ int unotify_path_chown(unotify_target *t, const struct unotify_path *p, uid_t ui
 int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
 			 const struct timespec *times);
 int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64_t length);
+/*
+ * setxattr, removexattr and their l- and f- variants on the file resolved
+ * (a symlink itself for the l- ones): name and value copied by the caller,
+ * flags XATTR_CREATE or XATTR_REPLACE. A POSIX ACL is an xattr.
+ */
+int unotify_path_setxattr(unotify_target *t, const struct unotify_path *p, const char *name,
+			  const void *value, size_t size, int flags);
+int unotify_path_removexattr(unotify_target *t, const struct unotify_path *p, const char *name);
 
 /*
  * connect, bind, sendmsg on the target's own socket sock (a copy from

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,27 @@ static int check_rule_unsafe(const struct policy *p, const struct policy_rule *r
 	return 0;
 }
 
+/*
+ * flags= on O_APPEND decides the open, not what follows: the program can
+ * clear O_APPEND with fcntl(F_SETFL) and write anywhere (pwrite), or cut
+ * the file (ftruncate), on the very descriptor the rule let it open.
+ */
+static int check_rule_append(const struct policy_rule *r, struct policy_diags *diags)
+{
+	for (size_t i = 0; i < r->n_fconds; i++)
+		for (size_t t = 0; !r->fconds[i].is_access && t < r->fconds[i].n_terms; t++) {
+			if (!(r->fconds[i].terms[t].mask & O_APPEND))
+				continue;
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->flags_col,
+					"make the file append-only where it lives (chattr +a), "
+					"or deny writing it",
+					"O_APPEND decides the open only: fcntl(F_SETFL) can clear "
+					"it and ftruncate cut the file through the descriptor, so "
+					"this rule does not keep a file append-only");
+		}
+	return 0;
+}
+
 int check_policy(struct policy *p, struct policy_diags *diags)
 {
 	_cleanup_free_ size_t *decided_by = calloc(POLICY_NR_MAX, sizeof(size_t));
@@ -229,6 +251,8 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 			r = check_rule_pointers(rule, diags);
 			if (r == 0)
 				r = check_rule_unsafe(p, rule, diags);
+			if (r == 0)
+				r = check_rule_append(rule, diags);
 			if (r < 0)
 				return r;
 		}

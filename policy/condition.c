@@ -273,7 +273,7 @@ static bool condition_usable(const struct policy_rule *r, size_t i, enum cond_ki
 
 	switch (k) {
 	case COND_PATH:
-		return pc && kform_entry_paths(r, i, pc) != 0;
+		return kform_entry_paths(r, i, pc) != 0;
 	case COND_FLAGS:
 		return flags_source_of(pc, &arg, &cst) != FLAGS_NONE;
 	case COND_NET:

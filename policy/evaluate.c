@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/fs.h> /* RENAME_EXCHANGE */
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -125,6 +126,27 @@ static int evaluate_fetch_sockaddr(struct eval_ctx *x)
 	return 0;
 }
 
+/*
+ * bind through @file-create, or with path=: its path is the AF_UNIX path
+ * it creates (resolved up to its parent, as the kernel does), path 0. 1:
+ * such a path, 0: another address (not a member, path= cannot hold).
+ */
+static int evaluate_bind_path(struct eval_ctx *x)
+{
+	int e;
+
+	if (x->path_fetched[0])
+		return 1;
+	e = evaluate_fetch_sockaddr(x);
+	if (e < 0)
+		return e;
+	if (x->sa->family != AF_UNIX || x->sa->unix_abstract || !x->sa->unix_path[0])
+		return 0;
+	x->path[0] = x->sa->unix_path;
+	x->path_fetched[0] = true;
+	return 1;
+}
+
 /* ---- One rule ---- */
 
 static size_t evaluate_entry(const struct policy_rule *r, int nr)
@@ -197,6 +219,12 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 	bool addressed_mem = (roles & ENTRY_NET_ADDRESSED) && !x->is_sendto;
 	int e;
 
+	if (x->call->nr == SYS_bind &&
+	    (r->n_paths || ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET)))) {
+		e = evaluate_bind_path(x);
+		if (e <= 0)
+			return e;
+	}
 	if (r->n_paths) {
 		e = evaluate_paths(x, r, entry);
 		if (e <= 0)
@@ -222,7 +250,8 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 			return e;
 		if (addressed_mem && x->sa->family == AF_UNSPEC)
 			return 0;
-		if (!net_is_empty(&r->net) && !net_holds(&r->net, x->sa))
+		if (!net_is_empty(&r->net) &&
+		    !net_holds_call(&r->net, x->sa, x->call->nr, kform_permissive(r)))
 			return 0;
 	}
 	return 1;
@@ -349,8 +378,9 @@ static int evaluate_walk(struct eval_ctx *x, struct policy_decision *ret)
  */
 static void evaluate_moves(struct eval_ctx *x, struct policy_decision *ret)
 {
-	const struct policy_rule *r;
-	size_t rule;
+	struct policy_decision by;
+	bool both;
+	int r;
 
 	if ((ret->action != POLICY_ALLOW && ret->action != POLICY_LOG) ||
 	    !moves_checked(x->p, x->call->nr))
@@ -363,11 +393,15 @@ static void evaluate_moves(struct eval_ctx *x, struct policy_decision *ret)
 			return;
 		}
 	ret->path_consulted = true;
-	if (moves_check(x->p, x->path[0], x->path[1], &rule) == 0)
+	/* RENAME_EXCHANGE moves both names. */
+	both = x->pc->flags_arg >= 0 && x->call->nr == SYS_renameat2 &&
+	       (x->call->args[x->pc->flags_arg] & RENAME_EXCHANGE);
+	r = moves_check(x->p, x->path[0], x->path[1], both, &by);
+	if (r == 0)
 		return;
-	r = &x->p->rules[rule];
-	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EXDEV, .line = r->line,
-					 .file = r->file, .path_consulted = true };
+	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = r < 0 ? EPERM : EXDEV,
+					 .line = r < 0 ? ret->line : by.line,
+					 .file = r < 0 ? ret->file : by.file, .path_consulted = true };
 }
 
 int policy_evaluate_args(const struct policy *p, const struct policy_call *call,

@@ -20,7 +20,7 @@
 #include "lib/util.h"
 #include "policy/internal.h"
 
-/* The bits policy_pathcall_roles() reads (a unit test holds it to that). */
+/* The bits policy_pathcall_roles() reads, O_PATH aside (a unit test holds it to that). */
 #define FLAGS_ROLE_BITS ((uint64_t)(O_ACCMODE | O_TRUNC | O_CREAT | O_TMPFILE))
 /* Terms over those six bits: 3^6 at most. */
 #define FLAGS_QM_MAX 729
@@ -229,7 +229,20 @@ static size_t flags_role_terms_compute(const struct policy_pathcall *pc, unsigne
 			}
 		out[n_out++] = primes[best];
 	}
-	return left ? 0 : n_out;
+	if (left)
+		return 0;
+	/*
+	 * O_PATH: the kernel drops every other flag (build_open_how), and the
+	 * supervisor performs such an open as a read (lib/open.c): a read.
+	 */
+	for (size_t i = 0; i < n_out; i++)
+		out[i].mask |= O_PATH;
+	if (flags_roles_fit(POLICY_ROLE_READ, roles, permissive)) {
+		if (n_out == max)
+			return 0;
+		out[n_out++] = (struct policy_flagterm){ O_PATH, O_PATH };
+	}
+	return n_out;
 }
 
 /*

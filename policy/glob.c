@@ -144,36 +144,42 @@ static bool glob_states_after(const char *pat, size_t len, const char *path, uin
 	return true;
 }
 
+/* The states after "name/" (set holds len + 1 bytes). */
+static void glob_states_beneath(const char *pattern, size_t len, const char *name, uint8_t *set,
+				uint8_t *tmp, char *buf)
+{
+	size_t n = strlen(name);
+
+	memcpy(buf, name, n);
+	if (!n || name[n - 1] != '/')
+		buf[n++] = '/';
+	buf[n] = '\0';
+	glob_states_after(pattern, len, buf, set, tmp);
+}
+
 /*
- * Does the pattern tell name a from name b, or a name beneath one from the
- * same name beneath the other (a/x from b/x)? Not when it matches both or
- * neither, and the automaton is in the same states after "a/" as after
- * "b/": then whatever follows meets the same fate under either. Different
- * states may still accept the same names ("**" spelt twice): then they are
- * told apart all the same, which only makes a move check stricter.
+ * Does the pattern tell a name beneath a from the same name beneath b (a/x
+ * from b/x)? Not when the automaton is in the same states after "a/" as
+ * after "b/": whatever follows then meets the same fate under either.
+ * Different states may still accept the same names ("**" spelt twice):
+ * they are told apart all the same, which only makes a move check stricter.
  */
+bool glob_tells_apart_beneath(const char *pattern, const char *a, const char *b)
+{
+	size_t len = strlen(pattern);
+	_cleanup_free_ uint8_t *mem = calloc(3, len + 1);
+	_cleanup_free_ char *buf = malloc((strlen(a) > strlen(b) ? strlen(a) : strlen(b)) + 2);
+
+	if (!mem || !buf)
+		return true; /* no memory: told apart, the move is refused */
+	glob_states_beneath(pattern, len, a, mem, mem + 2 * (len + 1), buf);
+	glob_states_beneath(pattern, len, b, mem + len + 1, mem + 2 * (len + 1), buf);
+	return memcmp(mem, mem + len + 1, len + 1) != 0;
+}
+
+/* Does the pattern tell a from b, or a name beneath one from the same beneath the other? */
 bool policy_glob_tells_apart(const char *pattern, const char *a, const char *b)
 {
-	size_t len = strlen(pattern), la = strlen(a), lb = strlen(b);
-	_cleanup_free_ uint8_t *mem = calloc(3, len + 1);
-	_cleanup_free_ char *sa = malloc(la + 2), *sb = malloc(lb + 2);
-	uint8_t *s1, *s2, *tmp;
-	bool m1, m2;
-
-	if (!mem || !sa || !sb)
-		return true; /* no memory: told apart, the move is refused */
-	s1 = mem;
-	s2 = mem + len + 1;
-	tmp = mem + 2 * (len + 1);
-	glob_states_after(pattern, len, a, s1, tmp);
-	glob_states_after(pattern, len, b, s2, tmp);
-	m1 = s1[len];
-	m2 = s2[len];
-	if (m1 != m2)
-		return true;
-	snprintf(sa, la + 2, "%s%s", a, la && a[la - 1] == '/' ? "" : "/");
-	snprintf(sb, lb + 2, "%s%s", b, lb && b[lb - 1] == '/' ? "" : "/");
-	glob_states_after(pattern, len, sa, s1, tmp);
-	glob_states_after(pattern, len, sb, s2, tmp);
-	return memcmp(s1, s2, len + 1) != 0;
+	return policy_glob_match(pattern, a) != policy_glob_match(pattern, b) ||
+	       glob_tells_apart_beneath(pattern, a, b);
 }

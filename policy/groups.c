@@ -166,11 +166,6 @@ static const char *const g_timer[] = {
 	"timerfd_create", "timerfd_gettime", "timerfd_gettime64", "timerfd_settime",
 	"timerfd_settime64", "times", NULL,
 };
-/* Members of @file-attr without a path: they change a file through a descriptor, or xattrs. */
-static const char *const g_attr_extra[] = {
-	"fchmod", "fchown", "fsetxattr", "fremovexattr", "setxattr", "lsetxattr", "removexattr",
-	"lremovexattr", NULL,
-};
 /* clang-format on */
 
 struct group_def {
@@ -298,7 +293,7 @@ static int groups_emit_category(const struct group_def *g, group_emit_fn emit, v
 		for (int n = 0; n < 2; n++) {
 			struct policy_flagterm t[32];
 
-			if (pc->path_arg[n] < 0)
+			if (!policy_pathcall_has(pc, n))
 				continue;
 			/* An open is in the categories some open flags give it. */
 			if (pc->role[n] == POLICY_ROLE_BY_OPEN_FLAGS)
@@ -309,9 +304,9 @@ static int groups_emit_category(const struct group_def *g, group_emit_fn emit, v
 		if (in)
 			r = emit(userdata, pc->nr, g->roles);
 	}
-	for (size_t i = 0; r == 0 && g->roles == POLICY_ROLE_ATTR && g_attr_extra[i]; i++)
-		if (!policy_pathcall_find(policy_syscall_resolve(g_attr_extra[i])))
-			r = groups_emit(emit, userdata, g_attr_extra[i], g->roles);
+	/* bind(2) of an AF_UNIX path creates the socket file. */
+	if (r == 0 && (g->roles & POLICY_ROLE_CREATE))
+		r = groups_emit(emit, userdata, "bind", g->roles | ENTRY_UNIX_BIND);
 	return r;
 }
 

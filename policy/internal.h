@@ -88,6 +88,8 @@ struct policy_net {
 #define ENTRY_NET (1u << 8)
 #define ENTRY_NET_ADDRESSED (1u << 9)
 #define ENTRY_GROUP (1u << 10) /* direct, but only through named groups (diagnostics) */
+/* bind through @file-create: a member when it binds an AF_UNIX path, which it creates (path 0) */
+#define ENTRY_UNIX_BIND (1u << 11)
 #define ENTRY_CATEGORY (ENTRY_ROLES | ENTRY_NET)
 
 struct policy_rule {
@@ -138,6 +140,7 @@ struct policy_implicit_off {
 struct policy_move_pattern {
 	const char *pattern; /* owned by the rule */
 	size_t rule;
+	bool is_unix;        /* unix=/path: a socket's name */
 };
 
 /* The evaluation index of one syscall (index.c). */
@@ -178,7 +181,7 @@ struct policy {
 	struct policy_implicit_off implicit_off[POLICY_IMPLICIT_SETS];
 	bool implicit_on[POLICY_IMPLICIT_SETS]; /* added: the policy has what the set guards */
 	size_t n_implicit;                      /* rules[0..n_implicit) are implicit */
-	struct policy_move_pattern *moves;      /* every path pattern, once (moves.c) */
+	struct policy_move_pattern *moves;      /* the stopping rules' patterns, once (moves.c) */
 	size_t n_moves;
 };
 
@@ -305,6 +308,9 @@ void flags_parse_flags(struct parser *ps, struct policy_rule *r, const struct le
 /* netcond.c */
 int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t);
 bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa);
+/* net_holds for a call of nr: a destination of the any-address also as the loopback it reaches. */
+bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,
+		    bool permissive);
 bool net_is_empty(const struct policy_net *n);
 void net_free(struct policy_net *n);
 /* Does the syscall carry a socket address (connect, bind, sendto, sendmsg, sendmmsg)? */
@@ -374,8 +380,15 @@ bool moves_syscall(int nr);
 bool moves_checked(const struct policy *p, int nr);
 int moves_build(struct policy *p);
 void moves_free(struct policy *p);
-/* 1 and the rule whose pattern tells the names apart (the move is refused), or 0. */
-int moves_check(const struct policy *p, const char *from, const char *to, size_t *ret_rule);
+/*
+ * 1 when moving from to to (and back, with both) would take a file out of a
+ * stopping rule (the move is refused): *ret_by's file and line name it. 0,
+ * or -errno.
+ */
+int moves_check(const struct policy *p, const char *from, const char *to, bool both,
+		struct policy_decision *ret_by);
+/* glob.c: does pattern tell a/x from b/x for some x (the names beneath)? */
+bool glob_tells_apart_beneath(const char *pattern, const char *a, const char *b);
 
 /* implicit.c */
 /* `implicit NAME off`. */

@@ -108,7 +108,8 @@ static bool introspect_is_mixed(const struct policy *p, int nr)
 	uint32_t def = introspect_rule_action(p, p->n_rules), fallback = def;
 	bool first = true;
 
-	if (def == SCMP_ACT_NOTIFY)
+	/* A move the policy may allow always goes up (compile.c, moves.c). */
+	if (def == SCMP_ACT_NOTIFY || moves_checked(p, nr))
 		return false;
 	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
 		enum policy_needs needs;
@@ -142,4 +143,9 @@ int policy_syscall_layer(const struct policy *p, const struct policy_program *pr
 	else
 		*ret = POLICY_LAYER_SUPERVISOR;
 	return 0;
+}
+
+bool policy_syscall_moves_checked(const struct policy *p, int nr)
+{
+	return p && p->finished && moves_checked(p, nr);
 }

@@ -20,7 +20,9 @@
  *    matches one of the patterns; for one that stops it, one of the paths
  *    whose roles meet its categories (any path when S is named directly)
  *    does; no such path: no match;
- *  - family=, addr=, port=, unix= on the call's address (none: no match).
+ *  - family=, addr=, port=, unix= on the call's address (none: no match);
+ *  - bind through @file-create: its address is an AF_UNIX path, which is
+ *    the path path= matches (bind creates the socket file).
  */
 #include "config.h"
 
@@ -49,9 +51,10 @@ unsigned int kform_entry_paths(const struct policy_rule *r, size_t entry,
 	bool all = !(r->syscall_roles[entry] & ENTRY_CATEGORY) || kform_permissive(r);
 
 	if (!pc)
-		return 0;
+		/* bind through @file-create: its AF_UNIX path is path 0. */
+		return (r->syscall_roles[entry] & ENTRY_UNIX_BIND) ? 1u : 0u;
 	for (int n = 0; n < 2; n++) {
-		if (pc->path_arg[n] < 0)
+		if (!policy_pathcall_has(pc, n))
 			continue;
 		if (all || pc->role[n] == POLICY_ROLE_BY_OPEN_FLAGS || (pc->role[n] & roles))
 			paths |= 1u << n;
@@ -75,7 +78,7 @@ static bool kform_static_member(const struct policy_rule *r, size_t entry,
 	if (!roles || !pc)
 		return true; /* not through a file category, or @file-attr's fchmod and kin */
 	for (int n = 0; n < 2; n++) {
-		if (pc->path_arg[n] < 0)
+		if (!policy_pathcall_has(pc, n))
 			continue;
 		if (pc->role[n] == POLICY_ROLE_BY_OPEN_FLAGS)
 			return true;
@@ -168,6 +171,9 @@ void kform_build(const struct policy_rule *r, size_t entry, struct kform *kf)
 			goto never;
 		kf->kind = KF_MEMORY;
 	}
+	/* bind is in @file-create when its address is an AF_UNIX path: in memory. */
+	if ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET))
+		kf->kind = KF_MEMORY;
 	/* The kernel's answer depends on what the path resolves to (and if it is one). */
 	if (r->kernel_answer) {
 		if (!kform_entry_paths(r, entry, pc))

@@ -66,7 +66,7 @@ bool policy_syscall_has_path(int nr)
 {
 	const struct policy_pathcall *pc = nr >= 0 ? policy_pathcall_find(nr) : NULL;
 
-	return pc && (pc->path_arg[0] >= 0 || pc->path_arg[1] >= 0);
+	return policy_pathcall_has(pc, 0) || policy_pathcall_has(pc, 1);
 }
 
 const char *names_native_arch(void)

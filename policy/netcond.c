@@ -306,6 +306,53 @@ int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token
 	return 0;
 }
 
+/*
+ * The any-address (0.0.0.0, ::, ::ffff:0.0.0.0) as a destination: the
+ * kernel connects and sends to the local host instead (ip_route_connect,
+ * tcp_v6_connect: loopback, or the local address the socket is bound to).
+ * Its loopback form, for the rules; false when sa is not one.
+ */
+static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_sockaddr *ret)
+{
+	static const uint8_t zero[16];
+
+	*ret = *sa;
+	if (sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0) {
+		ret->addr[0] = 127;
+		ret->addr[3] = 1;
+		return true;
+	}
+	if (sa->family != AF_INET6)
+		return false;
+	if (memcmp(sa->addr, zero, 16) == 0) {
+		ret->addr[15] = 1;
+		return true;
+	}
+	if (net_is_v4_mapped(sa->addr) && memcmp(sa->addr + 12, zero, 4) == 0) {
+		ret->addr[12] = 127;
+		ret->addr[15] = 1;
+		return true;
+	}
+	return false;
+}
+
+bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,
+		    bool permissive)
+{
+	struct policy_sockaddr lo;
+	bool literal = net_holds(n, sa);
+
+	/*
+	 * A destination of the any-address is both what was written and the
+	 * local host it reaches: a rule that lets the call run must hold for
+	 * both, one that stops it for either (deny addr=127.0.0.0/8 stops it,
+	 * so does deny addr=0.0.0.0/32).
+	 */
+	if (nr == SYS_bind || !n->n_cidrs || !net_any_as_loopback(sa, &lo))
+		return literal;
+	return permissive ? literal && net_holds(n, &lo) : literal || net_holds(n, &lo);
+}
+
 bool net_syscall_has_address(int nr)
 {
 	return nr == SYS_connect || nr == SYS_bind || nr == SYS_sendto || nr == SYS_sendmsg ||

@@ -448,7 +448,9 @@ int policy_push_rule(struct policy *p, struct policy_rule *r)
 static void parse_check_kernel_answer(struct parser *ps, const struct policy_rule *r)
 {
 	for (size_t e = 0; e < r->n_syscalls; e++) {
-		if (landlock_answers_syscall(r->syscalls[e]))
+		/* bind of a Unix socket path, through @file-create: the answer is EACCES. */
+		if (landlock_answers_syscall(r->syscalls[e]) ||
+		    (r->syscall_roles[e] & ENTRY_UNIX_BIND))
 			continue;
 		parser_error(ps, r->syscall_cols[e], "write an errno for it, e.g. EACCES, in a rule of "
 			     "its own", "the kernel's answer ('kernel') is for the calls Landlock "

@@ -83,6 +83,16 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(fchownat, 0, 1, A, -1, -1, 0, 4, false, MUTATE),
 	CALL(utimensat, 0, 1, A, -1, -1, 0, 3, false, MUTATE),
 	CALL(truncate, -1, 0, W, -1, -1, 0, -1, false, MUTATE),
+	/* Extended attributes: a POSIX ACL is a chmod, a security.* label no less. */
+	CALL(setxattr, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(lsetxattr, -1, 0, A, -1, -1, 0, -1, true, MUTATE),
+	CALL(removexattr, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(lremovexattr, -1, 0, A, -1, -1, 0, -1, true, MUTATE),
+	/* On a descriptor: the file it refers to, whatever it was opened for. */
+	CALL(fchmod, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(fchown, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(fsetxattr, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
+	CALL(fremovexattr, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
 	CALL(execve, -1, 0, X, -1, -1, 0, -1, false, NONE),
 	CALL(execveat, 0, 1, X, -1, -1, 0, 4, false, NONE),
 };
@@ -121,10 +131,17 @@ unsigned int policy_pathcall_roles(const struct policy_pathcall *pc, int n, uint
 {
 	unsigned int roles;
 
-	if (n < 0 || n > 1 || pc->path_arg[n] < 0)
+	if (!policy_pathcall_has(pc, n))
 		return 0;
 	if (pc->role[n] != POLICY_ROLE_BY_OPEN_FLAGS)
 		return pc->role[n];
+	/*
+	 * O_PATH ignores the access mode, O_CREAT and O_TRUNC; ADDFD cannot
+	 * inject an O_PATH file, so the supervisor opens it read-only: a read
+	 * (and only when a read-only open is allowed too: the engine checks).
+	 */
+	if (open_flags & O_PATH)
+		return POLICY_ROLE_READ;
 	roles = (open_flags & O_ACCMODE) == O_RDONLY ? POLICY_ROLE_READ : 0;
 	if ((open_flags & O_ACCMODE) == O_WRONLY || (open_flags & O_ACCMODE) == O_RDWR ||
 	    (open_flags & O_TRUNC))

@@ -38,6 +38,14 @@ enum policy_perform {
 	POLICY_PERFORM_NONE,      /* no safe way (execve): decided on registers only; check warns */
 };
 
+/*
+ * path_arg of a call on a descriptor (fchmod, fchown, fsetxattr,
+ * fremovexattr): its path is the file the descriptor (dirfd_arg) refers
+ * to, named as the target sees it. The call changes that file whatever
+ * the descriptor was opened for, so it is decided on its name like chmod.
+ */
+#define POLICY_PATH_FD (-2)
+
 /* Role of an open depends on its flags: read, write, create. */
 #define POLICY_ROLE_BY_OPEN_FLAGS 0xff
 
@@ -45,12 +53,18 @@ struct policy_pathcall {
 	int nr;                 /* native syscall number */
 	const char *name;
 	int8_t dirfd_arg[2];    /* argument index of path n's dirfd, -1: AT_FDCWD */
-	int8_t path_arg[2];     /* argument index of path n, -1: no such path */
+	int8_t path_arg[2];     /* argument index of path n, -1: no such path, POLICY_PATH_FD */
 	uint8_t role[2];        /* POLICY_ROLE_* of path n (POLICY_ROLE_BY_OPEN_FLAGS for opens) */
 	int8_t flags_arg;       /* argument holding open flags / AT_* flags, -1: none */
 	bool nofollow;          /* the last component is not followed (lstat, lchown, unlink...) */
 	enum policy_perform perform;
 };
+
+/* Does the call have path n (a string, or the file of a descriptor)? */
+static inline bool policy_pathcall_has(const struct policy_pathcall *pc, int n)
+{
+	return pc && n >= 0 && n < 2 && (pc->path_arg[n] >= 0 || pc->path_arg[n] == POLICY_PATH_FD);
+}
 
 /* The entry for a native syscall number, or NULL when it takes no path. */
 const struct policy_pathcall *policy_pathcall_find(int nr);
@@ -58,7 +72,8 @@ const struct policy_pathcall *policy_pathcall_find(int nr);
 const struct policy_pathcall *policy_pathcall_at(size_t i);
 /*
  * The roles of path n of this call, with the open flags resolved
- * (O_RDONLY: read; O_WRONLY/O_RDWR/O_TRUNC: write; O_CREAT: create).
+ * (O_RDONLY: read; O_WRONLY/O_RDWR/O_TRUNC: write; O_CREAT: create;
+ * O_PATH: read, whatever else is set).
  */
 unsigned int policy_pathcall_roles(const struct policy_pathcall *pc, int n, uint64_t open_flags);
 

@@ -307,6 +307,13 @@ enum policy_layer {
 	POLICY_LAYER_SUPERVISOR, /* every call goes to the supervisor */
 };
 
+/*
+ * Is an allowed call of nr checked against every path pattern (a rename or
+ * link in a policy with path rules: unotify.policy(5), MOVES)? Its paths
+ * are then read and the call performed, whatever rule allows it.
+ */
+bool policy_syscall_moves_checked(const struct policy *p, int nr);
+
 /* Where calls of nr are decided, from prog = policy_compile(p). */
 int policy_syscall_layer(const struct policy *p, const struct policy_program *prog, int nr,
 			 enum policy_layer *ret);

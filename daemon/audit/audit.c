@@ -135,14 +135,14 @@ int audit_set_async(struct audit *a)
 	return audit_queue_start(&a->sink, &a->queue);
 }
 
-uint64_t audit_close(struct audit *a)
+uint64_t audit_close(struct audit *a, int *ret_error)
 {
 	uint64_t lost;
 
 	if (!a)
 		return 0;
 	audit_queue_stop(a->queue);
-	lost = atomic_load(&a->sink.lost);
+	lost = audit_lost(a, ret_error);
 	audit_sink_close(&a->sink);
 	free(a);
 	return lost;

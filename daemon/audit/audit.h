@@ -72,8 +72,11 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret);
  * trip (audit-queue.h): they reach the file within a few milliseconds.
  */
 int audit_set_async(struct audit *a);
-/* Writes out every record still queued, then frees a; returns the records lost in all. */
-uint64_t audit_close(struct audit *a);
+/*
+ * Writes out every record still queued, then frees a; returns the records
+ * lost in all, and the last write error in *ret_error (may be NULL).
+ */
+uint64_t audit_close(struct audit *a, int *ret_error);
 /* Parses "text", "json" or "journal"; -EINVAL otherwise. */
 int audit_format_parse(const char *s, enum audit_format *ret);
 /* "deny", "all" or "none"; -EINVAL otherwise. */

@@ -376,7 +376,7 @@ void bench_engine_cleanup(struct bench_run *run)
 	if (!e)
 		return;
 	unotify_listener_free(e->listener);
-	audit_close(e->audit);
+	audit_close(e->audit, NULL);
 	policy_free(e->policy);
 	free(e);
 	run->mode_data = NULL;

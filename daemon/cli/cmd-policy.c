@@ -36,9 +36,13 @@ static int policy_check_one(const char *path)
 		/* Whole-policy checks run even after parse errors: report everything at once. */
 		if (policy_finish(p, &diags) < 0 && r >= 0)
 			r = -EINVAL;
+	fflush(stdout);
 	policy_diags_print(&diags, stderr);
 	failed = r < 0 || diags.errors > 0;
-	if (!failed)
+	/* Never a bare OK next to warnings: they may say the policy can be walked around. */
+	if (!failed && diags.warnings)
+		printf("%s: OK, %zu warning%s\n", path, diags.warnings, diags.warnings > 1 ? "s" : "");
+	else if (!failed)
 		printf("%s: OK\n", path);
 	else if (diags.count == 0)
 		fprintf(stderr, "%s: %s\n", path, strerror(-r));

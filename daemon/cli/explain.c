@@ -132,11 +132,11 @@ static enum explain_how explain_how_performed(int nr, enum policy_enforcement sa
  * read_before: 0 no earlier rule read memory, 1 one may have (its register
  * conditions decide whether it got that far), 2 one certainly did.
  */
-static void explain_rule_how(int nr, enum policy_layer layer, int read_before,
+static void explain_rule_how(int nr, enum policy_layer layer, int read_before, bool moves,
 			     struct explain_rule *er)
 {
 	const struct policy_rule_info *in = &er->info;
-	bool read = er->needs == POLICY_NEEDS_MEMORY || read_before == 2;
+	bool read = er->needs == POLICY_NEEDS_MEMORY || read_before == 2 || moves;
 
 	er->n_how = 1;
 	/* A mixed syscall's fallback is settled by the filter default (compile.c). */
@@ -182,7 +182,8 @@ static int explain_add_rule(const struct explain *x, struct explain_syscall *es,
 	/* A rule that can never match a call of this syscall (a category's) is left out. */
 	if (er->needs == POLICY_NEEDS_NEVER)
 		return 0;
-	explain_rule_how(es->nr, es->layer, *read_before, er);
+	explain_rule_how(es->nr, es->layer, *read_before,
+			 policy_syscall_moves_checked(x->policy, es->nr), er);
 	if (er->needs == POLICY_NEEDS_MEMORY)
 		*read_before = policy_rule_memory_first(x->policy, index, es->nr) ? 2
 			       : *read_before < 2 ? 1 : 2;
@@ -273,6 +274,9 @@ static void explain_print_syscall(const struct explain *x, const struct explain_
 	else
 		printf("\n%s (%d): %s: %s\n", policy_syscall_name(es->nr), es->nr,
 		       explain_layer_name(es->layer), explain_layer_text(es->layer));
+	if (policy_syscall_moves_checked(x->policy, es->nr))
+		printf("  (moves: allowed only where no path pattern tells the old name from the "
+		       "new one, else EXDEV)\n");
 	explain_landlock_print_syscall(&x->landlock, es->nr);
 	for (size_t i = 0; i < es->n_rules; i++) {
 		explain_print_rule(x, &es->rules[i]);
@@ -375,7 +379,8 @@ static bool explain_wanted(const struct explain *x, int nr)
 {
 	if (x->only_nr >= 0)
 		return nr == x->only_nr;
-	return policy_syscall_rule_count(x->policy, nr) > 0;
+	return policy_syscall_rule_count(x->policy, nr) > 0 ||
+	       policy_syscall_moves_checked(x->policy, nr);
 }
 
 static int explain_walk(const struct explain *x, struct json_object *list)

@@ -365,6 +365,16 @@ static int run_supervise(struct run_state *s)
 		if (s->syscount.fd < 0)
 			run_stats_set_own_why(s->stats, s->syscount.why);
 	}
+	/*
+	 * Records leave through a thread of their own (after the fork): a trail
+	 * whose reader waits for the program (a full pipe it filled itself)
+	 * then holds them queued instead of stalling every call of the program.
+	 * None with --log-level none: no record to write, no thread to count.
+	 */
+	if (s->audit && run_log_level(s->o) != AUDIT_LEVEL_NONE &&
+	    (r = audit_set_async(s->audit)) < 0)
+		fprintf(stderr, "unotify: warning: the audit trail is written on the round trip: %s\n",
+			strerror(-r));
 	r = unotify_supervise(s->listener, &ops, NULL);
 	run_syscount_close(&s->syscount);
 	if (s->stats && s->audit)
@@ -398,10 +408,9 @@ static void run_audit_close(struct audit *a)
 	int err = 0;
 	unsigned long long lost;
 
-	audit_lost(a, &err);
-	lost = audit_close(a);
+	lost = audit_close(a, &err);
 	if (lost)
-		fprintf(stderr, "unotify: %llu audit record%s could not be written (%s): the "
+		fprintf(stderr, "unotify: %llu audit record%s lost: could not be written (%s): the "
 				"audit trail is incomplete\n",
 			lost, lost > 1 ? "s" : "", err ? strerror(err) : "unknown error");
 }

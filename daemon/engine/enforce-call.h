@@ -26,6 +26,14 @@ struct enforce_family {
 	int (*path)(struct enforce_call *c, int n, const char **ret_path);
 	int (*open_flags)(struct enforce_call *c, uint64_t *ret_flags);
 	int (*sockaddr)(struct enforce_call *c, const struct policy_sockaddr **ret);
+	/*
+	 * The call the supervisor performs when it differs from the one the
+	 * target made (an O_PATH open is performed read-only: ADDFD takes no
+	 * O_PATH file): rewrites call (and what the family's callbacks answer
+	 * from now on) to it and returns true; the policy must allow that one
+	 * too. NULL, or false: the same call.
+	 */
+	bool (*performed_as)(struct enforce_call *c, struct policy_call *call);
 	/* The policy let the call run after reading memory: perform it. */
 	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
 	/*

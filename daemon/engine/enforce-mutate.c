@@ -3,11 +3,14 @@
  * Calls that change the file system by path: unlink(at), rmdir,
  * mkdir(at), mknod(at), rename(at, at2), link(at), symlink(at), chmod,
  * fchmodat(2), chown, lchown, fchownat, utime, utimes, futimesat,
- * utimensat, truncate. Each path is resolved as the target: calls on a
- * name up to its parent (the name itself is what they act on), calls on a
- * file whole. An allowed call is performed as the target by its *at
- * variant on what was resolved (emulate-mutate.c), with the arguments
- * copied once (the symlink's text, the times).
+ * utimensat, truncate, setxattr, lsetxattr, removexattr, lremovexattr,
+ * and on a descriptor fchmod, fchown, fsetxattr, fremovexattr (decided on
+ * the file the descriptor refers to: they change it whatever it was opened
+ * for). Each path is resolved as the target: calls on a name up to its
+ * parent (the name itself is what they act on), calls on a file whole. An
+ * allowed call is performed as the target by its *at variant on what was
+ * resolved (emulate-mutate.c), with the arguments copied once (the
+ * symlink's text, the times, an xattr's name and value).
  */
 #include "config.h"
 
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <utime.h>
 #include <linux/fs.h>
@@ -40,7 +44,13 @@ enum mutate_kind {
 	MUTATE_UTIMES,   /* struct timeval[2] */
 	MUTATE_UTIME,    /* struct utimbuf */
 	MUTATE_TRUNCATE,
+	MUTATE_SETXATTR, /* name in text, value copied */
+	MUTATE_REMOVEXATTR,
 };
+
+/* include/uapi/linux/limits.h: an xattr name, a value. */
+#define MUTATE_XATTR_NAME_MAX 255
+#define MUTATE_XATTR_SIZE_MAX 65536
 
 struct mutate_state {
 	enum mutate_kind kind;
@@ -50,9 +60,12 @@ struct mutate_state {
 	bool empty_path[2];  /* AT_EMPTY_PATH: "" is the dirfd's file */
 	bool null_is_fd[2];  /* utimensat, futimesat: a NULL path is the dirfd's file */
 	uint64_t a0, a1, a2; /* flags, mode, dev, uid, gid, times, length: by kind */
-	uint64_t text_addr;  /* symlink's target text */
+	uint64_t text_addr;  /* symlink's target text, an xattr's name */
 	char text[4096];
 	bool have_text;
+	bool on_fd;          /* fchmod, fchown, fsetxattr, fremovexattr: path 0 is dirfd[0]'s file */
+	uint64_t value_addr; /* setxattr: the value, a2 bytes of it */
+	uint8_t *value;
 	int early;           /* the kernel refuses the arguments before any lookup */
 };
 
@@ -170,6 +183,64 @@ static bool mutate_decode_legacy(struct mutate_state *s, int nr, const uint64_t 
 }
 #endif
 
+/* A call on a descriptor: the file it refers to is path 0 (no path in memory). */
+static void mutate_decode_fd(struct mutate_state *s, uint64_t fd)
+{
+	s->on_fd = true;
+	s->null_is_fd[0] = true;
+	if ((int)fd < 0)
+		s->early = EBADF;
+}
+
+/* setxattr_copy(): the flags are checked before the name, the value, the lookup. */
+static void mutate_decode_setxattr(struct mutate_state *s, const uint64_t *a)
+{
+	s->text_addr = a[1];
+	s->value_addr = a[2];
+	s->a1 = a[3];
+	s->a0 = (uint64_t)(int)a[4];
+	if (!s->early && ((int)a[4] & ~(XATTR_CREATE | XATTR_REPLACE)))
+		s->early = EINVAL;
+}
+
+static bool mutate_decode_xattrs(struct mutate_state *s, int nr, const uint64_t *a)
+{
+	switch (nr) {
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+		*s = MUTATE_ONE(MUTATE_SETXATTR, AT_FDCWD, a[0], nr == SYS_setxattr ? FOLLOW : NOFOLLOW);
+		mutate_decode_setxattr(s, a);
+		return true;
+	case SYS_fsetxattr:
+		*s = MUTATE_ONE(MUTATE_SETXATTR, (int)a[0], 0, FOLLOW);
+		mutate_decode_fd(s, a[0]);
+		mutate_decode_setxattr(s, a);
+		return true;
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		*s = MUTATE_ONE(MUTATE_REMOVEXATTR, nr == SYS_fremovexattr ? (int)a[0] : AT_FDCWD,
+				nr == SYS_fremovexattr ? 0 : a[0],
+				nr == SYS_lremovexattr ? NOFOLLOW : FOLLOW);
+		if (nr == SYS_fremovexattr)
+			mutate_decode_fd(s, a[0]);
+		s->text_addr = a[1];
+		return true;
+	case SYS_fchmod:
+		*s = MUTATE_ONE(MUTATE_CHMOD, (int)a[0], 0, FOLLOW);
+		mutate_decode_fd(s, a[0]);
+		s->a1 = a[1];
+		return true;
+	case SYS_fchown:
+		*s = MUTATE_ONE(MUTATE_CHOWN, (int)a[0], 0, FOLLOW);
+		mutate_decode_fd(s, a[0]);
+		s->a1 = a[1];
+		s->a2 = a[2];
+		return true;
+	}
+	return false;
+}
+
 static bool mutate_decode_names(struct mutate_state *s, int nr, const uint64_t *a)
 {
 	switch (nr) {
@@ -237,16 +308,16 @@ static bool mutate_decode_files(struct mutate_state *s, int nr, const uint64_t *
 
 static void mutate_decode(struct enforce_call *c)
 {
-	struct mutate_state *s = malloc(sizeof(*s));
+	struct mutate_state *s = calloc(1, sizeof(*s));
 	int nr = c->req->data.nr;
 
 	c->state = s;
 	for (int n = 0; n < 2; n++)
-		c->has_path[n] = c->pc && c->pc->path_arg[n] >= 0;
+		c->has_path[n] = policy_pathcall_has(c->pc, n);
 	if (!s)
 		return;
 	if (!mutate_decode_legacy(s, nr, c->args) && !mutate_decode_names(s, nr, c->args) &&
-	    !mutate_decode_files(s, nr, c->args))
+	    !mutate_decode_files(s, nr, c->args) && !mutate_decode_xattrs(s, nr, c->args))
 		s->early = ENOSYS; /* a table entry without a decoder: fail closed */
 }
 
@@ -266,6 +337,33 @@ static int mutate_read_text(struct enforce_call *c, struct mutate_state *s)
 	return 0;
 }
 
+/* An xattr's name (and value): copied before the lookup, with the kernel's errors. */
+static int mutate_read_xattr(struct enforce_call *c, struct mutate_state *s)
+{
+	size_t size = (size_t)s->a1;
+	int r;
+
+	if ((s->kind != MUTATE_SETXATTR && s->kind != MUTATE_REMOVEXATTR) || s->have_text)
+		return 0;
+	r = unotify_mem_read_string(c->l, c->req, s->text_addr, s->text, MUTATE_XATTR_NAME_MAX + 1);
+	if (r == 0 || r == -ENAMETOOLONG)
+		return enforce_fail(c, ERANGE);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	if (s->kind == MUTATE_SETXATTR && size > MUTATE_XATTR_SIZE_MAX)
+		return enforce_fail(c, E2BIG);
+	if (s->kind == MUTATE_SETXATTR && size) {
+		s->value = malloc(size);
+		if (!s->value)
+			return enforce_fail(c, ENOMEM);
+		r = unotify_mem_read(c->l, c->req, s->value_addr, s->value, size);
+		if (r < 0)
+			return enforce_fail(c, r == -ENOENT ? ENOENT : EFAULT);
+	}
+	s->have_text = true;
+	return 0;
+}
+
 static int mutate_path(struct enforce_call *c, int n, const char **ret_path)
 {
 	struct mutate_state *s = c->state;
@@ -277,6 +375,8 @@ static int mutate_path(struct enforce_call *c, int n, const char **ret_path)
 	if (s->early)
 		return enforce_fail(c, s->early);
 	r = mutate_read_text(c, s);
+	if (r == 0)
+		r = mutate_read_xattr(c, s);
 	if (r < 0)
 		return r;
 	if (!(s->path_addr[n] == 0 && s->null_is_fd[n])) {
@@ -351,11 +451,32 @@ static int mutate_times(struct enforce_call *c, struct mutate_state *s,
 	return unotify_path_utimens(c->target, p, now ? NULL : ts);
 }
 
+/*
+ * A call on a descriptor fails with EBADF when it is an O_PATH one, as the
+ * kernel's fdget() does: pidfd_getfd refuses those alike. (The file itself
+ * was resolved through the descriptor already.)
+ */
+static int mutate_check_fd(struct enforce_call *c, const struct mutate_state *s)
+{
+	int copy;
+
+	if (!s->on_fd)
+		return 0;
+	copy = unotify_target_getfd(c->target, s->dirfd[0]);
+	if (copy < 0)
+		return copy;
+	copy = safe_close(copy);
+	return 0;
+}
+
 static int mutate_call(struct enforce_call *c, struct mutate_state *s,
 		       const struct unotify_path *p0, const struct unotify_path *p1)
 {
 	unotify_target *t = c->target;
+	int r = mutate_check_fd(c, s);
 
+	if (r < 0)
+		return r;
 	switch (s->kind) {
 	case MUTATE_UNLINK:
 		return unotify_path_unlink(t, p0, (int)s->a0);
@@ -379,6 +500,10 @@ static int mutate_call(struct enforce_call *c, struct mutate_state *s,
 		return mutate_times(c, s, p0);
 	case MUTATE_TRUNCATE:
 		return unotify_path_truncate(t, p0, (int64_t)s->a0);
+	case MUTATE_SETXATTR:
+		return unotify_path_setxattr(t, p0, s->text, s->value, (size_t)s->a1, (int)s->a0);
+	case MUTATE_REMOVEXATTR:
+		return unotify_path_removexattr(t, p0, s->text);
 	}
 	return -ENOSYS;
 }
@@ -414,6 +539,15 @@ static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
 		return;
 	}
 	enforce_result(c, v, mutate_call(c, c->state, p[0], p[1]));
+}
+
+static void mutate_release(struct enforce_call *c)
+{
+	struct mutate_state *s = c->state;
+
+	if (s)
+		free(s->value);
+	enforce_free_state(c);
 }
 
 /* `deny ... kernel`: every path resolved, then the kernel's checks before its sandbox's. */
@@ -456,6 +590,6 @@ const struct enforce_family enforce_mutate_family = {
 	.perform = mutate_perform,
 	.refuse = mutate_refuse,
 	.always_perform = mutate_always_perform,
-	.release = enforce_free_state,
+	.release = mutate_release,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_MUTATE,
 };

@@ -28,6 +28,7 @@ struct open_state {
 	uint64_t resolve;
 	struct unotify_open_plan plan;
 	bool planned;
+	bool as_read;      /* the policy is asked about the read-only open performed instead */
 };
 
 static void open_decode(struct enforce_call *c)
@@ -87,6 +88,12 @@ static int open_read_how(struct enforce_call *c, struct open_state *s)
 	return 0;
 }
 
+/* What an O_PATH open is performed as: a read-only open, with its lookup flags. */
+static uint64_t open_as_read(uint64_t flags)
+{
+	return O_RDONLY | (flags & (uint64_t)(O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+}
+
 static int open_plan(struct enforce_call *c, struct open_state *s)
 {
 	struct unotify_open_how how;
@@ -143,8 +150,33 @@ static int open_flags(struct enforce_call *c, uint64_t *ret_flags)
 	r = open_read_how(c, s);
 	if (r < 0)
 		return r;
-	*ret_flags = s->flags;
+	*ret_flags = s->as_read ? open_as_read(s->flags) : s->flags;
 	return 0;
+}
+
+/*
+ * An O_PATH open is performed as a read-only one (unotify_open_perform:
+ * ADDFD takes no O_PATH file), which gives more than O_PATH does: read(2),
+ * getdents. The policy must allow that open as well, else the target gets
+ * the denial of the rule that refuses it (exact, never an upgrade).
+ */
+static bool open_performed_as(struct enforce_call *c, struct policy_call *call)
+{
+	struct open_state *s = c->state;
+	int arg = -1;
+
+	if (!s || !(s->flags & O_PATH))
+		return false;
+	s->as_read = true;
+#ifdef SYS_open
+	if (c->req->data.nr == SYS_open)
+		arg = 1;
+#endif
+	if (c->req->data.nr == SYS_openat)
+		arg = 2;
+	if (arg >= 0)
+		call->args[arg] = open_as_read(s->flags);
+	return true;
 }
 
 /* Allowed after a memory read: open it ourselves and inject the fd. */
@@ -190,6 +222,7 @@ const struct enforce_family enforce_open_family = {
 	.decode = open_decode,
 	.path = open_path,
 	.open_flags = open_flags,
+	.performed_as = open_performed_as,
 	.perform = open_perform,
 	.refuse = open_refuse,
 	.release = open_release,

@@ -323,17 +323,15 @@ static void enforce_release(struct enforce_call *c)
 	unotify_target_free(c->target);
 }
 
-/* The decision of the policy, with what the call's own memory said. */
+/* The decision of the policy on call, with what the call's own memory said. */
 static void enforce_evaluate(struct enforcer *e, struct enforce_call *c,
-			     struct policy_decision *d)
+			     const struct policy_call *call, struct policy_decision *d)
 {
-	struct policy_call call = { .nr = c->req->data.nr };
 	struct policy_args_ops ops;
 	int r;
 
-	memcpy(call.args, c->req->data.args, sizeof(call.args));
 	enforce_ops(c, &ops);
-	r = policy_evaluate_args(e->policy, &call, &ops, c, d);
+	r = policy_evaluate_args(e->policy, call, &ops, c, d);
 	if (r < 0)
 		*d = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM };
 	if (c->read_error)
@@ -345,6 +343,33 @@ static void enforce_evaluate(struct enforcer *e, struct enforce_call *c,
 		*d = (struct policy_decision){ .action = POLICY_DENY, .error = c->read_error,
 					       .line = d->line, .file = d->file,
 					       .path_consulted = true };
+}
+
+static bool enforce_lets_run(const struct policy_decision *d)
+{
+	return d->action == POLICY_ALLOW || d->action == POLICY_LOG;
+}
+
+/*
+ * Decides the call, and when the supervisor would perform another one
+ * (performed_as: an O_PATH open becomes a read-only open), that one too:
+ * never hand the target more than the policy allows. A verdict against
+ * the performed call wins, blamed on its own rule.
+ */
+static void enforce_evaluate_all(struct enforcer *e, struct enforce_call *c,
+				 struct policy_decision *d)
+{
+	struct policy_call call = { .nr = c->req->data.nr };
+	struct policy_decision as;
+
+	memcpy(call.args, c->req->data.args, sizeof(call.args));
+	enforce_evaluate(e, c, &call, d);
+	if (!enforce_lets_run(d) || !d->path_consulted || !c->family ||
+	    !c->family->performed_as || !c->family->performed_as(c, &call))
+		return;
+	enforce_evaluate(e, c, &call, &as);
+	if (!enforce_lets_run(&as))
+		*d = as;
 }
 
 int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
@@ -369,7 +394,7 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 	c->family = enforce_family_find(req->data.nr);
 	if (c->family)
 		c->family->decode(c);
-	enforce_evaluate(e, c, &d);
+	enforce_evaluate_all(e, c, &d);
 	verdict = enforce_verdict_from(c, &d, ret);
 	if (ret->kind == UNOTIFY_VERDICT_ERRNO)
 		atomic_fetch_add(&e->denials, 1);

@@ -271,10 +271,10 @@ static int open_audit(struct daemon *d)
 /* Records the trail lost are said when it closes, as `status` says them while it runs. */
 static void daemon_audit_close(struct audit *a)
 {
-	unsigned long long lost = audit_close(a);
+	unsigned long long lost = audit_close(a, NULL);
 
 	if (lost)
-		log_error("%llu audit records could not be written: the audit trail is incomplete",
+		log_error("%llu audit records lost: could not be written: the audit trail is incomplete",
 			  lost);
 }
 

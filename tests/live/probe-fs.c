@@ -19,6 +19,8 @@
  *   chown PATH UID GID | lchown PATH UID GID | fchownat PATH UID GID [nofollow]
  *   utimensat PATH SEC [nofollow] | utimensat-fd PATH SEC | utimes PATH SEC
  *   utime PATH SEC | truncate PATH LEN
+ *   setxattr PATH NAME VALUE [l] | removexattr PATH NAME [l]   l: the l- variant
+ *   fchmod PATH MODE | fsetxattr PATH NAME VALUE   on PATH opened O_RDONLY
  */
 #include "config.h"
 
@@ -395,6 +397,60 @@ static int probe_cmd_chmod(int argc, char **argv)
 	return 0;
 }
 
+static int probe_cmd_setxattr(int argc, char **argv)
+{
+	bool l = argc == 4 && strcmp(argv[3], "l") == 0;
+
+	if (argc != 3 && !l)
+		return 2;
+	probe_report_ok(syscall(l ? SYS_lsetxattr : SYS_setxattr, argv[0], argv[1], argv[2],
+				strlen(argv[2]), 0));
+	return 0;
+}
+
+static int probe_cmd_removexattr(int argc, char **argv)
+{
+	bool l = argc == 3 && strcmp(argv[2], "l") == 0;
+
+	if (argc != 2 && !l)
+		return 2;
+	probe_report_ok(syscall(l ? SYS_lremovexattr : SYS_removexattr, argv[0], argv[1]));
+	return 0;
+}
+
+/* The f- calls on a descriptor opened read-only: they change the file all the same. */
+static int probe_cmd_fchmod(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		probe_print_err(errno);
+		return 0;
+	}
+	probe_report_ok(syscall(SYS_fchmod, fd, probe_octal(argv[1])));
+	close(fd);
+	return 0;
+}
+
+static int probe_cmd_fsetxattr(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 3)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		probe_print_err(errno);
+		return 0;
+	}
+	probe_report_ok(syscall(SYS_fsetxattr, fd, argv[1], argv[2], strlen(argv[2]), 0));
+	close(fd);
+	return 0;
+}
+
 static int probe_cmd_fchmodat2(int argc, char **argv)
 {
 	if (argc < 2)
@@ -522,6 +578,10 @@ const struct probe_cmd probe_fs_cmds[] = {
 	{ "symlink", probe_cmd_symlink },
 	{ "symlinkat", probe_cmd_symlinkat },
 	{ "chmod", probe_cmd_chmod },
+	{ "fchmod", probe_cmd_fchmod },
+	{ "setxattr", probe_cmd_setxattr },
+	{ "removexattr", probe_cmd_removexattr },
+	{ "fsetxattr", probe_cmd_fsetxattr },
 	{ "fchmodat2", probe_cmd_fchmodat2 },
 	{ "chown", probe_cmd_chown },
 	{ "lchown", probe_cmd_lchown },

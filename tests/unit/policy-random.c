@@ -77,7 +77,7 @@ static bool builtin_categories_cover_table(void)
 			for (int k = 0; k < 2; k++) {
 				unsigned int roles = pc->role[k];
 
-				if (pc->path_arg[k] < 0)
+				if (!policy_pathcall_has(pc, k))
 					continue;
 				if (roles == POLICY_ROLE_BY_OPEN_FLAGS) {
 					roles = 0;

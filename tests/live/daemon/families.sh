@@ -99,6 +99,11 @@ same "symlink" symlink target-text "$W/s"
 same "symlinkat" symlinkat target-text - "$W/s"
 same "chmod" chmod "$W/f" 0600
 same "fchmodat2" fchmodat2 "$W/f" 0640
+same "fchmod (a read-only descriptor)" fchmod "$W/f" 0604
+same "setxattr" setxattr "$W/f" user.unotify value
+same "lsetxattr of a symlink (EPERM for user.*)" setxattr "$W/tof" user.unotify value l
+same "fsetxattr (a read-only descriptor)" fsetxattr "$W/f" user.unotify value
+same "removexattr of a missing attribute" removexattr "$W/f" user.unotify
 same "chown" chown "$W/f" 65534 65534
 same "lchown" lchown "$W/fixlink" 0 0
 same "fchownat" fchownat "$W/f" 1 1

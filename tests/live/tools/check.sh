@@ -11,7 +11,9 @@ for f in "$top_srcdir"/contrib/policies/*.policy; do
 	[ -e "$f" ] || continue
 	found=$((found + 1))
 	ucmd policy check "$f"
-	expect_run "policy check $(basename "$f")" 0 "$f: OK"
+	# Their warnings, exactly: tests/policy/contrib.table.
+	expect_status "policy check $(basename "$f")" 0
+	expect_grep "$(basename "$f"): OK" "$OUT" "^$(re_quote "$f"): OK(, [0-9]+ warnings?)?\$"
 done
 [ "$found" -gt 0 ] || fail "no contrib/policies/*.policy to check"
 
@@ -101,6 +103,14 @@ say "== a file that does not exist"
 ucmd policy check "$T/missing.policy"
 [ "$RC" != 0 ] || fail "policy check of a missing file exited 0"
 expect_grep "names the missing file" "$ERR" "$(re_quote "$T/missing.policy")"
+
+say "== warnings: never a bare OK (they may say how the policy can be walked around)"
+printf 'default allow\ndeny @file-read path=/etc/shadow EACCES\nimplicit fixed-view off\n' \
+	>"$T/off.policy"
+ucmd policy check "$T/off.policy"
+expect_run "a policy with a warning" 0 "$T/off.policy: OK, 1 warning"
+expect_grep "the warning names the gap and the rule" "$ERR" \
+	"^$(re_quote "$T/off.policy"):3:10: warning: implicit rule set 'fixed-view' turned off: .*rule at $(re_quote "$T/off.policy"):2 "
 
 say "== a directory given as a policy, or included"
 mkdir "$T/pdir"

@@ -23,7 +23,7 @@ block() {
 }
 openat=$(block openat)
 expect_grep "openat rule 1: the deny, file:line" "$openat" \
-	"^  $dq:[0-9]+: open openat path=/etc/shadow path=/etc/gshadow -> deny EACCES\$"
+	"^  $dq:[0-9]+: @file-read path=/etc/shadow path=/etc/gshadow -> deny EACCES\$"
 expect_grep "a deny is answered by the supervisor" "$openat" "the supervisor fails the call"
 expect_grep "openat rule 2: an allowed open is performed and injected" "$openat" "ADDFD with SEND"
 n=$(printf '%s\n' "$openat" | grep -c ' -> ')
@@ -119,6 +119,20 @@ else
 	skip_case "execve allowed after reading its path: unsafe" \
 		"path= on execve not accepted by this language version"
 fi
+
+say "== implicit rules: listed, their state said, a set turned off named with its gap"
+printf 'default allow\ndeny @file-read path=/etc/shadow EACCES\nimplicit io-uring off\n' >"$T/i.policy"
+ucmd policy explain "$T/i.policy"
+expect_status "policy explain i.policy" 0
+expect_grep "fixed-view in effect" "$OUT" "^  fixed-view: in effect\$"
+expect_grep "raw-sockets not needed" "$OUT" "^  raw-sockets: not needed\$"
+expect_grep "io-uring off, with where and the gap" "$OUT" \
+	"^  io-uring: OFF at $(re_quote "$T/i.policy"):3: io_uring opens files"
+expect_grep "the implicit rule of chroot" "$(block chroot)" "^  implicit:fixed-view:1: chroot "
+expect_grep "the warning is shown too" "$ERR" "warning: implicit rule set 'io-uring' turned off"
+ucmd policy explain "$T/i.policy" --syscall rename
+expect_grep "a rename no rule names goes to the supervisor (moves are checked)" "$OUT" \
+	"^rename \([0-9]+\): supervisor: "
 
 say "== an invalid policy"
 printf 'deny opnat EACCES\ndefault allow\n' >"$T/bad.policy"
