@@ -85,6 +85,24 @@ const struct bench_mode bench_modes[] = {
 		.supervise = bench_floor_supervise,
 		.floor_flags = FLOOR_CREDS,
 	},
+	{
+		.name = "bare-herd",
+		.summary = "path calls: the floor with 2 threads blocking in RECV on the listener",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER | BENCH_MODE_PATH,
+		.prepare = bench_bare_prepare,
+		.supervise = bench_floor_supervise,
+		.floor_receivers = 2,
+	},
+	{
+		.name = "bare-workers",
+		.summary = "path calls: the floor, one receiver handing each call to 2 workers",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER | BENCH_MODE_PATH,
+		.prepare = bench_bare_prepare,
+		.supervise = bench_floor_supervise,
+		.floor_workers = 2,
+	},
 };
 
 const size_t bench_modes_count = ARRAY_SIZE(bench_modes);

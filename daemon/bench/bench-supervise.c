@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,15 +239,35 @@ int bench_bare_supervise(struct bench_run *run)
 
 /* ---------------------------------------------------------------- the safe-supervisor floor */
 
-/* floor_serve with a tick per answer: the floor's own loop, counted. */
+static void *bench_floor_extra(void *arg)
+{
+	(void)floor_serve(arg, NULL);
+	return NULL;
+}
+
+/*
+ * floor_serve with a tick per answer: the floor's own loop, counted. The
+ * herd's second receiver and the workers answer without ticks: for those
+ * modes the supervisor-side counters see this thread only.
+ */
 int bench_floor_supervise(struct bench_run *run)
 {
+	const struct bench_mode *m = run->cfg->mode;
 	struct floor f = { .root = -1 };
 	_cleanup_free_ void *req = NULL;
 	_cleanup_free_ void *resp = NULL;
+	pthread_t extra;
+	bool have_extra = false;
 	int r;
 
-	r = floor_init(&f, run->listener, run->cfg->mode->floor_flags, NULL);
+	r = floor_init(&f, run->listener, m->floor_flags, NULL);
+	if (r >= 0 && m->floor_workers) {
+		r = floor_serve_workers(&f, m->floor_workers);
+		floor_done(&f);
+		return r;
+	}
+	if (r >= 0 && m->floor_receivers > 1)
+		have_extra = pthread_create(&extra, NULL, bench_floor_extra, &f) == 0;
 	if (r >= 0) {
 		req = calloc(1, f.req_size);
 		resp = calloc(1, f.resp_size);
@@ -265,6 +286,8 @@ int bench_floor_supervise(struct bench_run *run)
 		r = floor_answer(&f, req, resp);
 		bench_run_tick(run);
 	}
+	if (have_extra)
+		pthread_join(extra, NULL);
 	floor_done(&f);
 	if (r < 0)
 		snprintf(run->error, sizeof(run->error), "floor supervisor: %s", strerror(-r));

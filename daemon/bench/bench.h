@@ -87,6 +87,8 @@ struct bench_mode {
 	void (*cleanup)(struct bench_run *run);
 	const char *unavailable;                 /* why the mode cannot run yet, or NULL */
 	unsigned int floor_flags;                /* the floor's variant (FLOOR_WALK, ...) */
+	unsigned int floor_receivers;            /* > 1: threads in RECV on the listener */
+	unsigned int floor_workers;              /* > 0: one receiver, this many workers */
 };
 
 struct bench_config {

@@ -245,7 +245,8 @@ int floor_exec(const struct floor_exec_options *o, char *const *argv)
 		r = 0;
 	}
 	if (r >= 0)
-		r = floor_run_receivers(&f, o->receivers);
+		r = o->workers ? floor_serve_workers(&f, o->workers)
+			       : floor_run_receivers(&f, o->receivers);
 	if (r < 0) {
 		fprintf(stderr, "unotify bench floor: %s\n", strerror(-r));
 		kill(pid, SIGKILL);

@@ -222,10 +222,27 @@ static int floor_base(const struct floor *f, pid_t pid, int dirfd, const char *p
 	return 0;
 }
 
+/* buf becomes the symlink linkfd's text followed by what is left of the path (rest). */
+static int floor_walk_splice(int linkfd, const char *rest, char buf[FLOOR_PATH_MAX])
+{
+	char link[FLOOR_PATH_MAX];
+	ssize_t n = readlinkat(linkfd, "", link, sizeof(link) - 1);
+
+	if (n < 0)
+		return negative_errno();
+	link[n] = '\0';
+	if ((size_t)n + strlen(rest) + 2 > sizeof(link))
+		return -ENAMETOOLONG;
+	if (*rest)
+		snprintf(link + n, sizeof(link) - (size_t)n, "/%s", rest);
+	memcpy(buf, link, strlen(link) + 1);
+	return 0;
+}
+
 /* The careful walk (FLOOR_WALK): one component at a time, symlinks followed by us. */
 static int floor_walk(int base, const char *path, const struct floor_open_how *how)
 {
-	char buf[FLOOR_PATH_MAX], link[FLOOR_PATH_MAX];
+	char buf[FLOOR_PATH_MAX];
 	_cleanup_close_ int cur = -1;
 	int links = 0;
 	char *p = buf;
@@ -237,7 +254,6 @@ static int floor_walk(int base, const char *path, const struct floor_open_how *h
 		bool last;
 		struct stat st;
 		_cleanup_close_ int next = -1;
-		ssize_t n;
 		int err = 0;
 
 		while (*p == '/')
@@ -266,17 +282,10 @@ static int floor_walk(int base, const char *path, const struct floor_open_how *h
 		if (err && !S_ISLNK(st.st_mode))
 			return -err; /* not a symlink: the final open's own error */
 		if (S_ISLNK(st.st_mode) && !(last && (how->flags & O_NOFOLLOW))) {
-			if (++links > FLOOR_LINKS_MAX)
-				return -ELOOP;
-			n = readlinkat(next, "", link, sizeof(link) - 1);
-			if (n < 0)
-				return negative_errno();
-			link[n] = '\0';
-			if ((size_t)n + strlen(p) + 2 > sizeof(link))
-				return -ENAMETOOLONG;
-			if (*p)
-				snprintf(link + n, sizeof(link) - (size_t)n, "/%s", p);
-			snprintf(buf, sizeof(buf), "%s", link);
+			int r = ++links > FLOOR_LINKS_MAX ? -ELOOP : floor_walk_splice(next, p, buf);
+
+			if (r < 0)
+				return r;
 			p = buf;
 			if (buf[0] == '/') {
 				cur = safe_close(cur);
@@ -475,15 +484,19 @@ int floor_answer(const struct floor *f, void *reqbuf, void *respbuf)
 {
 	const struct seccomp_notif *req = reqbuf;
 	struct seccomp_notif_resp *resp = respbuf;
+	/* Ours, read once per thread: the switch alone is measured, not reading them. */
+	static __thread struct floor_creds creds;
+	static __thread bool have_creds;
 	struct floor_reply out = { 0 };
-	struct floor_creds creds;
 
-	if (f->flags & FLOOR_CREDS) {
-		/* As a supervisor acting as the target would: in before, out after. */
+	if ((f->flags & FLOOR_CREDS) && !have_creds) {
 		if (floor_creds_self(&creds) < 0)
 			return -EPERM;
-		floor_creds_apply(&creds);
+		have_creds = true;
 	}
+	/* As a supervisor acting as the target would: in before, out after. */
+	if (f->flags & FLOOR_CREDS)
+		floor_creds_apply(&creds);
 	floor_perform(f, req, &out);
 	if (f->flags & FLOOR_CREDS)
 		floor_creds_apply(&creds);
@@ -508,6 +521,23 @@ static bool floor_hung_up(int fd)
 	return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
 }
 
+/* 1: a notification in req; 0: no task uses the filter any more; -errno. */
+static int floor_recv(const struct floor *f, void *req)
+{
+	for (;;) {
+		memset(req, 0, f->req_size);
+		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0)
+			return 1;
+		if (errno == EINTR)
+			continue;
+		/* ENOENT: a target gone meanwhile, or every one of them (POLLHUP). */
+		if (errno != ENOENT)
+			return negative_errno();
+		if (floor_hung_up(f->listener))
+			return 0;
+	}
+}
+
 int floor_serve(const struct floor *f, const atomic_bool *stop)
 {
 	_cleanup_free_ void *req = calloc(1, f->req_size);
@@ -517,20 +547,106 @@ int floor_serve(const struct floor *f, const atomic_bool *stop)
 	if (!req || !resp)
 		return -ENOMEM;
 	while (!stop || !atomic_load_explicit(stop, memory_order_relaxed)) {
-		memset(req, 0, f->req_size);
-		if (ioctl(f->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOENT) {
-				if (floor_hung_up(f->listener))
-					return 0;
-				continue;
-			}
-			return negative_errno();
-		}
+		r = floor_recv(f, req);
+		if (r <= 0)
+			return r;
 		r = floor_answer(f, req, resp);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- one receiver, workers */
+
+#define FLOOR_QUEUE 64
+#define FLOOR_WORKERS_MAX 64
+
+struct floor_queue {
+	const struct floor *f;
+	pthread_mutex_t lock;
+	pthread_cond_t nonempty;
+	pthread_cond_t nonfull;
+	unsigned int head, count;
+	bool done;
+	char *slots;           /* FLOOR_QUEUE requests of f->req_size bytes */
+};
+
+static void *floor_worker_main(void *arg)
+{
+	struct floor_queue *q = arg;
+	_cleanup_free_ void *req = malloc(q->f->req_size);
+	_cleanup_free_ void *resp = malloc(q->f->resp_size);
+
+	if (!req || !resp)
+		return NULL;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		while (q->count == 0 && !q->done)
+			pthread_cond_wait(&q->nonempty, &q->lock);
+		if (q->count == 0) {
+			pthread_mutex_unlock(&q->lock);
+			return NULL;
+		}
+		memcpy(req, q->slots + (size_t)q->head * q->f->req_size, q->f->req_size);
+		q->head = (q->head + 1) % FLOOR_QUEUE;
+		q->count--;
+		pthread_cond_signal(&q->nonfull);
+		pthread_mutex_unlock(&q->lock);
+		(void)floor_answer(q->f, req, resp);
+	}
+}
+
+static void floor_queue_push(struct floor_queue *q, const void *req)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->count == FLOOR_QUEUE)
+		pthread_cond_wait(&q->nonfull, &q->lock);
+	memcpy(q->slots + (size_t)((q->head + q->count) % FLOOR_QUEUE) * q->f->req_size, req,
+	       q->f->req_size);
+	q->count++;
+	pthread_cond_signal(&q->nonempty);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int floor_receive_into(struct floor_queue *q, void *req)
+{
+	int r;
+
+	while ((r = floor_recv(q->f, req)) > 0)
+		floor_queue_push(q, req);
+	return r;
+}
+
+int floor_serve_workers(const struct floor *f, unsigned int workers)
+{
+	struct floor_queue q = { .f = f };
+	pthread_t threads[FLOOR_WORKERS_MAX];
+	_cleanup_free_ void *req = calloc(1, f->req_size);
+	unsigned int started = 0;
+	int r = -ENOMEM;
+
+	if (workers < 1 || workers > FLOOR_WORKERS_MAX)
+		return -EINVAL;
+	q.slots = calloc(FLOOR_QUEUE, f->req_size);
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.nonempty, NULL);
+	pthread_cond_init(&q.nonfull, NULL);
+	if (req && q.slots) {
+		for (; started < workers; started++)
+			if (pthread_create(&threads[started], NULL, floor_worker_main, &q) != 0)
+				break;
+		r = started ? floor_receive_into(&q, req) : -EAGAIN;
+	}
+	pthread_mutex_lock(&q.lock);
+	q.done = true;
+	pthread_cond_broadcast(&q.nonempty);
+	pthread_mutex_unlock(&q.lock);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_cond_destroy(&q.nonfull);
+	pthread_cond_destroy(&q.nonempty);
+	pthread_mutex_destroy(&q.lock);
+	free(q.slots);
+	return r;
 }

@@ -64,10 +64,17 @@ int floor_set_sync(int listener);
 int floor_serve(const struct floor *f, const atomic_bool *stop);
 /* One notification, already received: performed and answered. */
 int floor_answer(const struct floor *f, void *req, void *resp);
+/*
+ * One receiver (the calling thread) handing each notification to one of
+ * `workers` threads that perform and answer it: the receiver never waits
+ * on a slow call, and the answer comes from the worker's CPU.
+ */
+int floor_serve_workers(const struct floor *f, unsigned int workers);
 
 struct floor_exec_options {
 	unsigned int flags;
 	unsigned int receivers; /* threads blocking in RECV on the one listener (>= 1) */
+	unsigned int workers;   /* > 0: one receiver handing calls to this many workers */
 	bool sync;
 	bool verbose;           /* counts on stderr at the end */
 };

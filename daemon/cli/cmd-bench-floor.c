@@ -22,6 +22,7 @@ static void floor_usage(FILE *out)
 		"performed by a hand-written safe supervisor (no library, no policy): the\n"
 		"floor of a supervisor that decides opens on their paths.\n\n"
 		"  --receivers N  threads blocking in RECV on the one listener (default: 1)\n"
+		"  --workers N    one thread in RECV handing each call to one of N workers\n"
 		"  --walk         resolve with the careful user-space walk, not one openat2\n"
 		"  --creds        enter and leave the program's credentials around each call\n"
 		"  --no-sync      without the same-CPU hand-off\n"
@@ -31,12 +32,33 @@ static void floor_usage(FILE *out)
 		"See unotify-bench(1) and docs/BENCHMARKS.md.\n");
 }
 
-enum { FLOOR_OPT_RECEIVERS = 0x100, FLOOR_OPT_WALK, FLOOR_OPT_CREDS, FLOOR_OPT_NO_SYNC };
+enum {
+	FLOOR_OPT_RECEIVERS = 0x100,
+	FLOOR_OPT_WORKERS,
+	FLOOR_OPT_WALK,
+	FLOOR_OPT_CREDS,
+	FLOOR_OPT_NO_SYNC,
+};
+
+/* 1 to 64, for --receivers and --workers. */
+static int floor_parse_threads(const char *opt, const char *arg, unsigned int *ret)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (*end || end == arg || v < 1 || v > 64) {
+		fprintf(stderr, "unotify bench floor: %s takes 1 to 64, not '%s'\n", opt, arg);
+		return -1;
+	}
+	*ret = (unsigned int)v;
+	return 0;
+}
 
 int cmd_bench_floor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "receivers", required_argument, NULL, FLOOR_OPT_RECEIVERS },
+		{ "workers", required_argument, NULL, FLOOR_OPT_WORKERS },
 		{ "walk", no_argument, NULL, FLOOR_OPT_WALK },
 		{ "creds", no_argument, NULL, FLOOR_OPT_CREDS },
 		{ "no-sync", no_argument, NULL, FLOOR_OPT_NO_SYNC },
@@ -45,19 +67,18 @@ int cmd_bench_floor(int argc, char **argv)
 		{}
 	};
 	struct floor_exec_options o = { .receivers = 1, .sync = true };
-	char *end;
 	int c;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case FLOOR_OPT_RECEIVERS:
-			o.receivers = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || o.receivers < 1 || o.receivers > 64) {
-				fprintf(stderr, "unotify bench floor: --receivers takes 1 to 64, "
-					"not '%s'\n", optarg);
+			if (floor_parse_threads("--receivers", optarg, &o.receivers) < 0)
 				return EXIT_SUPERVISOR;
-			}
+			break;
+		case FLOOR_OPT_WORKERS:
+			if (floor_parse_threads("--workers", optarg, &o.workers) < 0)
+				return EXIT_SUPERVISOR;
 			break;
 		case FLOOR_OPT_WALK:
 			o.flags |= FLOOR_WALK;

@@ -60,7 +60,7 @@ static void bench_usage(FILE *out)
 		"Usage: unotify bench [OPTIONS]\n\n"
 		"Measures what an intercepted system call (getppid answered with 42) costs.\n\n"
 		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex,bare-walk,\n"
-		"                     bare-creds or all\n"
+		"                     bare-creds,bare-herd,bare-workers or all\n"
 		"                     (default: all)\n"
 		"  --sync on|off|both SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (default: both)\n"
 		"  --pin LIST         same,different,free or all (default: free)\n"
@@ -141,6 +141,29 @@ static int bench_add_mode(struct bench_options *o, const struct bench_mode *m)
 	return 0;
 }
 
+/* --call NAME|all, --path found|missing|both. */
+static int bench_parse_call_word(struct bench_options *o, int opt, const char *w, bool all)
+{
+	enum bench_call c;
+
+	if (opt == ARG_PATH) {
+		bool both = strcmp(w, "both") == 0;
+
+		o->path[0] |= both || strcmp(w, "found") == 0;
+		o->path[1] |= both || strcmp(w, "missing") == 0;
+		return both || strcmp(w, "found") == 0 || strcmp(w, "missing") == 0 ? 0 : -EINVAL;
+	}
+	if (all) {
+		for (int i = 0; i < BENCH_CALL_MAX; i++)
+			o->call[i] = true;
+		return 0;
+	}
+	if (bench_call_parse(w, &c) < 0)
+		return -EINVAL;
+	o->call[c] = true;
+	return 0;
+}
+
 /* One word of a comma-separated list, for the option `opt`. */
 static int bench_parse_word(struct bench_options *o, int opt, const char *w)
 {
@@ -175,21 +198,8 @@ static int bench_parse_word(struct bench_options *o, int opt, const char *w)
 		}
 		break;
 	case ARG_CALL:
-		for (int i = 0; i < BENCH_CALL_MAX; i++) {
-			enum bench_call bc;
-
-			if (all || (bench_call_parse(w, &bc) == 0 && (int)bc == i))
-				o->call[i] = true;
-		}
-		if (all || bench_call_parse(w, &(enum bench_call){ 0 }) == 0)
-			return 0;
-		break;
 	case ARG_PATH:
-		if (strcmp(w, "found") == 0 || strcmp(w, "both") == 0)
-			o->path[0] = true;
-		if (strcmp(w, "missing") == 0 || strcmp(w, "both") == 0)
-			o->path[1] = true;
-		if (strcmp(w, "found") == 0 || strcmp(w, "missing") == 0 || strcmp(w, "both") == 0)
+		if (bench_parse_call_word(o, opt, w, all) == 0)
 			return 0;
 		break;
 	case 't':

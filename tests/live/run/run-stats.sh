@@ -55,7 +55,7 @@ urun --stats --log-level none --rule 'return getppid 42' --rule 'default allow' 
 	"$PROBE" threads 1 "$T/file" 20 42
 expect_out "the program ran as usual" "ok 1"
 if printf '%s\n' "$ERR" | grep -q '^sys/call: not counted'; then
-	say "SKIP: own calls: $(printf '%s\n' "$ERR" | grep '^sys/call: ')"
+	skip_case "own calls: $(printf '%s\n' "$ERR" | grep '^sys/call: ')"
 else
 	# A value answered with no trail: one RECV and one SEND, nothing else.
 	expect_stats "getppid: two calls each (RECV, SEND)" getppid 20 0 0 20 0

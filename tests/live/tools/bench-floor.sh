@@ -15,7 +15,7 @@ echo "secret-of-the-test" >"$T/secret"
 mkdir "$T/d"
 ln -s ../secret "$T/d/link"
 
-for variant in "" "--walk" "--creds" "--receivers 3" "--no-sync"; do
+for variant in "" "--walk" "--creds" "--receivers 3" "--workers 2" "--no-sync"; do
 	say "== the floor $variant"
 	# shellcheck disable=SC2086
 	capture "floor $variant" "$UNOTIFY" bench floor -v $variant -- sh -c "
@@ -55,7 +55,7 @@ fi
 say "== landlock: everything but /etc/shadow"
 capture "landlock" "$UNOTIFY" bench landlock -- sh -c "cat '$T/secret'; cat /etc/shadow >/dev/null"
 if printf '%s\n' "$ERR" | grep -q 'has no Landlock'; then
-	say "SKIP: landlock: this kernel has no Landlock"
+	skip_case "landlock: this kernel has no Landlock"
 else
 	[ "$OUT" = "secret-of-the-test" ] || { show_run; fail "landlock: a file was not read"; }
 	[ "$RC" != 0 ] || { show_run; fail "landlock: /etc/shadow was read"; }
@@ -72,6 +72,6 @@ if command -v gcc >/dev/null && command -v make >/dev/null; then
 	expect_grep "a row for unotify, against the floor" "$OUT" '^unotify +[0-9.]+ .*x +[0-9.]+x$'
 	expect_grep "a row for the floor" "$OUT" '^floor +[0-9.]+ .* 1\.00x$'
 else
-	say "SKIP: build.sh: no gcc or make"
+	skip_case "build.sh: no gcc or make"
 fi
-say "PASS"
+

@@ -114,12 +114,13 @@ check_json "every measured row is complete and sane" "$J" \
 	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
 
 say "== decided path calls: the floor, the library with the engine, the daemon"
-ucmd bench --call open,stat,access,readlink --path both --mode raw,bare,lib,daemon,bare-walk,bare-creds \
+ucmd bench --call open,stat,access,readlink --path both \
+	--mode raw,bare,lib,daemon,bare-walk,bare-creds,bare-herd,bare-workers \
 	--sync on $SMALL --json
 J="$T/paths.json"
 printf '%s\n' "$OUT" >"$J"
 expect_status "bench --call with every path call exits 0" 0
-check_json "4 calls x 2 paths x 6 modes" "$J" '.runs | length == 48'
+check_json "4 calls x 2 paths x 8 modes" "$J" '.runs | length == 64'
 check_json "each row names its call and path" "$J" \
 	'all(.runs[]; (.call | IN("open", "stat", "access", "readlink")) and
 	     (.path | IN("found", "missing")))'
@@ -183,6 +184,14 @@ ucmd bench --iterations 0
 expect_status "zero iterations is bad usage" 125
 ucmd bench --sync maybe
 expect_status "--sync maybe is bad usage" 125
+ucmd bench --call chmod
+expect_status "an unknown --call is bad usage" 125
+ucmd bench --call open --path sometimes
+expect_status "an unknown --path is bad usage" 125
+ucmd bench floor --receivers 0 -- true
+expect_status "bench floor --receivers 0 is bad usage" 125
+ucmd bench floor
+expect_status "bench floor without a program is bad usage" 125
 ucmd bench --list
 expect_status "--list" 0
 expect_grep "lists the floor" "$OUT" '^bare '
