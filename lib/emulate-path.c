@@ -174,9 +174,24 @@ static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path 
 	r = emulate_enter(t, &saved);
 	if (r < 0)
 		return r;
-	r = emulate_leave(&saved, resolve_fd_name(fd, ret->path, sizeof(ret->path)));
+	r = emulate_leave(&saved, resolve_fd_name(&t->t, fd, ret->path, sizeof(ret->path),
+						  &ret->unnamed));
 	if (r < 0)
 		return r;
+	/*
+	 * A descriptor it holds with no name under the pinned root (its stdout
+	 * redirected, before the sandbox had a mount namespace of its own, to a
+	 * file on the parent's mounts): named by its own link, as resolve.c
+	 * names what a magic link leads to.
+	 */
+	if (ret->unnamed) {
+		if (dirfd == AT_FDCWD)
+			snprintf(ret->path, sizeof(ret->path), "/proc/%d/cwd", (int)t->t.ns_tgid);
+		else
+			snprintf(ret->path, sizeof(ret->path), "/proc/%d/fd/%d", (int)t->t.ns_tgid,
+				 dirfd);
+		ret->unnamed = false;
+	}
 	ret->type = st.mode & S_IFMT;
 	ret->fd = TAKE_FD(fd);
 	return 0;
@@ -227,6 +242,7 @@ static int path_resolve_whole(unotify_target *t, const struct unotify_path_how *
 		return r;
 	memcpy(ret->path, res->path, sizeof(ret->path));
 	ret->error = res->error;
+	ret->unnamed = res->unnamed;
 	if (res->error == 0) {
 		ret->fd = res->fd;
 		ret->type = res->type;
@@ -304,6 +320,7 @@ static int path_resolve_parent(unotify_target *t, const struct unotify_path_how 
 	if (r < 0)
 		return r;
 	ret->error = res->error;
+	ret->unnamed = res->unnamed;
 	if (res->error) {
 		if (res->fd >= 0)
 			res->fd = safe_close(res->fd);
@@ -322,6 +339,7 @@ static void path_reset(struct unotify_path *p)
 	p->fd = -1;
 	p->name[0] = '\0';
 	p->link[0] = '\0';
+	p->unnamed = false;
 }
 
 int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,

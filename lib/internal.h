@@ -34,6 +34,13 @@
 #error "unknown architecture: add its AUDIT_ARCH_* to lib/internal.h"
 #endif
 
+/* Where a directory is: the kernel compares (mount, dentry); we compare what statx tells. */
+struct target_fid {
+	dev_t dev;
+	ino_t ino;
+	uint64_t mnt;
+};
+
 /* Replies are built on the stack (thread-safe); the kernel's struct must fit. */
 #define LISTENER_RESP_MAX 128
 
@@ -49,7 +56,15 @@ struct unotify_listener {
 	struct seccomp_notif *req;       /* receive buffer, sizes.seccomp_notif bytes, zeroed per RECV */
 	bool sync;                       /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP currently set */
 	bool sync_unsupported;           /* SET_FLAGS answered EINVAL/ENOTTY: never retried */
+	/*
+	 * The sandbox's root, O_PATH, owned: names are relative to it. Ours
+	 * when the listener was made, until unotify_listener_set_root().
+	 * Written before supervision starts, read by every deciding thread.
+	 */
+	int root_fd;
+	struct target_fid root;
 };
+
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
@@ -84,5 +99,30 @@ int caps_parse(const char *list, uint64_t *ret_keep);
 int caps_limit_bounding(uint64_t keep);
 /* In the child, after setuid: inheritable = ambient = keep (so they survive exec). */
 int caps_set_inheritable(uint64_t keep);
+
+/*
+ * spawn-ns.c: the program's own pid namespace. Before fork: -EBADFD when
+ * a descriptor the child would inherit reaches outside a pid namespace.
+ */
+int spawn_ns_check_fds(const int stdio_fds[3]);
+/* fork(), the child pid 1 of a new pid namespace, where it runs child(arg) (never returning). */
+int spawn_ns_fork(void (*child)(const void *arg), const void *arg, pid_t *ret);
+/* What the sandbox's init needs to know before it forks the program's process. */
+struct spawn_init {
+	const char *exe;        /* NULL, or the image the init execs (unotify_spawn_attr.init_exe) */
+	int ready;              /* the readiness pipe's write end: closed once the init is confined */
+	bool set_user;          /* the program's uid and gid, for the init to take them too */
+	uid_t uid;
+	gid_t gid;
+};
+/*
+ * In that pid 1: its own mount namespace, /proc and process group; forks
+ * the program's process and returns 0 there; becomes the init (never
+ * returns) in the first. -errno when the setup failed.
+ */
+int spawn_init_start(const struct spawn_init *in);
+/* The terminal's foreground to pgrp if it is ours; *ret_fd: to give it back, or -1. */
+int spawn_tty_give(pid_t pgrp, int *ret_fd);
+void spawn_tty_take_back(int *fd);
 
 #endif

@@ -9,9 +9,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -102,6 +105,52 @@ bool listener_owns(int fd)
 	return r;
 }
 
+/* A directory's identity as target.c compares them (statx: device, inode, mount). */
+static int listener_root_fid(int fd, struct target_fid *ret)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
+		  STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx) < 0)
+		return negative_errno();
+	if (!S_ISDIR(stx.stx_mode))
+		return -ENOTDIR;
+	*ret = (struct target_fid){
+		.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor),
+		.ino = stx.stx_ino,
+		.mnt = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0,
+	};
+	return 0;
+}
+
+int unotify_listener_set_root(unotify_listener *l, int rootfd)
+{
+	_cleanup_close_ int root = rootfd;
+	struct target_fid fid;
+	int r;
+
+	if (!l || rootfd < 0)
+		return -EINVAL;
+	r = listener_root_fid(rootfd, &fid);
+	if (r < 0)
+		return r;
+	l->root_fd = safe_close(l->root_fd);
+	l->root_fd = TAKE_FD(root);
+	l->root = fid;
+	return 0;
+}
+
+/*
+ * A process that holds a listener is a supervisor: nobody of its uid may
+ * read or write its memory, take its descriptors (the listener) or trace
+ * it without CAP_SYS_PTRACE (the kernel's ptrace checks require it for
+ * non-dumpable processes). Once per process; exec gives a program its own.
+ */
+static void listener_harden_process(void)
+{
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int unotify_listener_new(int fd, unotify_listener **ret)
 {
 	_cleanup_close_ int owned_fd = -1;
@@ -110,6 +159,7 @@ int unotify_listener_new(int fd, unotify_listener **ret)
 
 	if (fd < 0)
 		return -EBADF;
+	listener_harden_process();
 	/* Already a live listener's: adopting it twice would close it twice. Not ours to close. */
 	r = listener_own(fd);
 	if (r == -EBUSY)
@@ -122,13 +172,18 @@ int unotify_listener_new(int fd, unotify_listener **ret)
 		listener_disown(fd);
 		return -ENOMEM;
 	}
+	l->root_fd = -1;
 	r = listener_get_sizes(&l->sizes);
 	if (r == 0) {
 		l->req = calloc(1, l->sizes.seccomp_notif);
 		if (!l->req)
 			r = -ENOMEM;
 	}
+	/* Until told otherwise, names are relative to our own root. */
+	if (r == 0)
+		r = unotify_listener_set_root(l, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
 	if (r < 0) {
+		free(l->req);
 		listener_disown(fd);
 		return r;
 	}
@@ -142,6 +197,7 @@ int listener_release_fd(struct unotify_listener *l)
 	int fd = TAKE_FD(l->fd);
 
 	listener_disown(fd);
+	l->root_fd = safe_close(l->root_fd);
 	free(l->req);
 	free(l);
 	return fd;
@@ -190,11 +246,22 @@ bool unotify_listener_sync(const unotify_listener *l)
 }
 
 /* POLLHUP on the listener: no task uses the filter any more (5.8+). */
-static bool listener_hung_up(int fd)
+static int listener_hung_up(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
 
-	return poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
+	do
+		n = poll(&p, 1, 0);
+	while (n < 0 && errno == EINTR);
+	/*
+	 * poll fails when we cannot ask (EINVAL under RLIMIT_NOFILE 0, which
+	 * a program sharing our pid namespace may set on us): an error of
+	 * ours, never "a target was interrupted", or the loop would spin.
+	 */
+	if (n < 0)
+		return negative_errno();
+	return n > 0 && (p.revents & POLLHUP);
 }
 
 /*
@@ -202,7 +269,8 @@ static bool listener_hung_up(int fd)
  * same-CPU wake-up). The kernel wants a zeroed buffer. EINTR: retried.
  * ENOENT: a notification arrived but its target died or was interrupted
  * before we got it, or the filter has no task left (the kernel wakes a
- * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE.
+ * blocked RECV then). POLLHUP tells them apart: the latter becomes -EPIPE;
+ * when poll itself fails, its error is returned (the caller stops).
  */
 int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
 {
@@ -212,8 +280,11 @@ int unotify_listener_recv(unotify_listener *l, const struct seccomp_notif **ret)
 			break;
 		if (errno == EINTR)
 			continue;
-		if (errno == ENOENT)
-			return listener_hung_up(l->fd) ? -EPIPE : -ENOENT;
+		if (errno == ENOENT) {
+			int h = listener_hung_up(l->fd);
+
+			return h < 0 ? h : h ? -EPIPE : -ENOENT;
+		}
 		return negative_errno();
 	}
 	*ret = l->req;

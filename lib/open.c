@@ -143,6 +143,7 @@ static void open_fill_plan(struct unotify_open_plan *plan, const struct unotify_
 {
 	memcpy(plan->path, res->path, sizeof(plan->path));
 	plan->error = res->error;
+	plan->unnamed = res->unnamed;
 	plan->creates = res->error == 0 && res->creates;
 	plan->pathfd = res->error == 0 ? res->fd : -1;
 	memcpy(plan->base, res->base, sizeof(plan->base));

@@ -43,6 +43,13 @@
 #define RESOLVE_MAX_LINKS 40 /* MAXSYMLINKS */
 #define PROC_ROOT_INO     1
 
+/* How the walk reached a directory: what its procfs owner can be inherited from. */
+enum walk_via {
+	WALK_LOOKUP, /* a name looked up in w->cur */
+	WALK_DOTDOT, /* "." or ".." of w->cur */
+	WALK_JUMP,   /* anything else: the start, a magic link, an absolute symlink's root */
+};
+
 struct walk {
 	const struct target *t;
 	uint64_t flags;
@@ -55,20 +62,103 @@ struct walk {
 	char *buf;                 /* owned: what is left of the path */
 	char *p;                   /* the next component in buf */
 	int links;
+	bool cur_proc;             /* cur is on a procfs */
+	enum procfs_owner owner;   /* whose cur is, on procfs (procfs.c) */
+	struct procfs_view view;   /* the last procfs instance met (the target's numbers there) */
+	bool unnamed;              /* a name given to the target's result is none (name.c) */
 };
 
 static bool fid_equal(const struct target_fid *a, const struct target_fid *b)
 {
-	return a->dev == b->dev && a->ino == b->ino && a->mnt == b->mnt;
+	return target_fid_equal(a, b);
 }
 
-/* Takes fd: it becomes the directory we are in. */
-static void walk_enter_dir(struct walk *w, int fd, const struct target_stat *st)
+static bool walk_name_is_pid(const char *name)
 {
+	return name && name[0] >= '1' && name[0] <= '9' &&
+	       strspn(name, "0123456789") == strlen(name);
+}
+
+/*
+ * Whose the procfs file or directory fd (reached from w->cur as via says)
+ * is: inherited from cur when it is below it in the same instance, found
+ * from the task directory otherwise. Sets *ret_proc.
+ */
+static int walk_owner(struct walk *w, int fd, const struct target_stat *st, enum walk_via via,
+		      const char *name, bool *ret_proc, enum procfs_owner *ret)
+{
+	bool same = w->cur >= 0 && via != WALK_JUMP && st->fid.dev == w->cur_st.fid.dev;
+
+	*ret_proc = same ? w->cur_proc : procfs_is(fd);
+	if (!*ret_proc) {
+		*ret = PROCFS_NONE;
+		return 0;
+	}
+	if (S_ISDIR(st->mode) && st->fid.ino == 1) {
+		*ret = PROCFS_ROOT;
+		return 0;
+	}
+	if (!same)
+		/* A magic link or a dirfd into procfs: a file's task cannot be told from it. */
+		return S_ISDIR(st->mode) ? procfs_owner_of_dir(&w->view, w->t, fd, st, ret)
+					 : (*ret = PROCFS_UNKNOWN, 0);
+	if (via == WALK_LOOKUP && w->owner == PROCFS_ROOT) {
+		if (!S_ISDIR(st->mode) || !walk_name_is_pid(name)) {
+			*ret = PROCFS_NONE; /* /proc/meminfo, /proc/sys */
+			return 0;
+		}
+		return procfs_owner_of_top(&w->view, w->t, w->cur, st->fid.dev, fd, ret);
+	}
+	/* map_files: the kernel wants CAP_CHECKPOINT_RESTORE of the caller, target or not. */
+	if (via == WALK_LOOKUP && w->owner == PROCFS_TARGET && strcmp(name, "map_files") == 0)
+		*ret = PROCFS_OTHER;
+	else
+		*ret = w->owner;
+	return 0;
+}
+
+static bool walk_owner_denied(enum procfs_owner o)
+{
+	return o == PROCFS_SUPERVISOR || o == PROCFS_UNKNOWN;
+}
+
+/* Takes fd: it becomes the directory we are in, if the target may be there. */
+static int walk_enter_dir(struct walk *w, int fd, const struct target_stat *st, enum walk_via via,
+			  const char *name)
+{
+	enum procfs_owner owner;
+	bool proc;
+	int r;
+
+	r = walk_owner(w, fd, st, via, name, &proc, &owner);
+	if (r == 0 && walk_owner_denied(owner))
+		r = -EACCES;
+	if (r < 0) {
+		fd = safe_close(fd);
+		return r;
+	}
 	if (w->cur >= 0)
 		w->cur = safe_close(w->cur);
 	w->cur = fd;
 	w->cur_st = *st;
+	w->cur_proc = proc;
+	w->owner = owner;
+	return 0;
+}
+
+/*
+ * In the target's own /proc entries the kernel lets the target itself
+ * through (same thread group), but not us in its credentials when it is
+ * not dumpable: such lookups and links are ours to make.
+ */
+static int walk_lend_begin(const struct walk *w)
+{
+	return w->owner == PROCFS_TARGET ? target_suspend() : 0;
+}
+
+static int walk_lend_end(const struct walk *w)
+{
+	return w->owner == PROCFS_TARGET ? target_resume() : 0;
 }
 
 /* A kernel tunable of fs/; unreadable ones count as on (stricter). */
@@ -89,8 +179,8 @@ static int walk_sysctl(const char *name)
 	return atoi(buf);
 }
 
-/* Our name for an fd, relative to our root (the target's, while we act as it). */
-static int walk_fd_name(int fd, char *out, size_t size)
+/* The kernel's text for an fd of ours, relative to our root (the pinned root, while acting). */
+static int walk_fd_text(int fd, char *out, size_t size)
 {
 	char link[64];
 	ssize_t n;
@@ -105,9 +195,33 @@ static int walk_fd_name(int fd, char *out, size_t size)
 	return 0;
 }
 
-int resolve_fd_name(int fd, char *out, size_t size)
+int resolve_fd_name(const struct target *t, int fd, char *out, size_t size, bool *ret_unnamed)
 {
-	return walk_fd_name(fd, out, size);
+	struct target_stat st;
+	int r;
+
+	r = walk_fd_text(fd, out, size);
+	if (r == 0)
+		r = target_fstat(fd, &st);
+	if (r == 0)
+		r = name_check(t->pinned_rootfd, out, &st.fid);
+	if (r < 0)
+		return r;
+	*ret_unnamed = r == 0;
+	return 0;
+}
+
+/* The name the policy sees for fd: remembered as none when it is not one (name.c). */
+static int walk_fd_name(struct walk *w, int fd, char *out, size_t size)
+{
+	bool unnamed;
+	int r = resolve_fd_name(w->t, fd, out, size, &unnamed);
+
+	if (r < 0)
+		return r;
+	if (unnamed)
+		w->unnamed = true;
+	return 0;
 }
 
 int resolve_lexical(const char *base, const char *path, char *out, size_t size)
@@ -147,39 +261,61 @@ static int walk_fail(struct walk *w, int err, struct resolved *ret)
 {
 	char dir[PATH_MAX] = "/";
 
+	if (err == ENOTRECOVERABLE)
+		return -ENOTRECOVERABLE; /* ours, not the target's */
 	ret->error = err;
-	if (w->cur >= 0 && walk_fd_name(w->cur, dir, sizeof(dir)) < 0)
+	/* No directory yet (RESOLVE_BENEATH and an absolute path): the call fails anyway. */
+	if (w->cur >= 0 && walk_fd_name(w, w->cur, dir, sizeof(dir)) < 0) {
 		strcpy(dir, "/");
+		w->unnamed = true;
+	}
 	return resolve_lexical(dir, w->p, ret->path, sizeof(ret->path));
 }
 
 /* The target fails with err on a file that exists: name it (and close fd). */
-static int walk_fail_at(int fd, int err, struct resolved *ret)
+static int walk_fail_at(struct walk *w, int fd, int err, struct resolved *ret)
 {
 	int r;
 
 	ret->error = err;
-	r = walk_fd_name(fd, ret->path, sizeof(ret->path));
+	r = walk_fd_name(w, fd, ret->path, sizeof(ret->path));
 	fd = safe_close(fd);
 	return r;
 }
 
+static int walk_openat(struct walk *w, const char *name, int flags)
+{
+	int fd, r, q;
+
+	r = walk_lend_begin(w);
+	fd = r < 0 ? -1 : openat(w->cur, name, flags | O_PATH | O_CLOEXEC);
+	if (r == 0 && fd < 0)
+		r = negative_errno();
+	q = walk_lend_end(w);
+	if (q < 0) {
+		if (fd >= 0)
+			fd = safe_close(fd);
+		return q;
+	}
+	return fd >= 0 ? fd : r;
+}
+
 static int walk_open(struct walk *w, const char *name, int flags, struct target_stat *ret_st)
 {
-	_cleanup_close_ int fd = openat(w->cur, name, flags | O_PATH | O_CLOEXEC);
+	_cleanup_close_ int fd = walk_openat(w, name, flags);
 	int r;
 
 	if (fd < 0)
-		return negative_errno();
+		return fd;
 	r = target_fstat(fd, ret_st);
 	if (r < 0)
 		return r;
 	if (ret_st->automount) {
 		/* O_PATH|O_NOFOLLOW does not trigger an automount; the target's walk would. */
 		fd = safe_close(fd);
-		fd = openat(w->cur, name, flags | O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = walk_openat(w, name, flags | O_DIRECTORY);
 		if (fd < 0)
-			return negative_errno();
+			return fd;
 		r = target_fstat(fd, ret_st);
 		if (r < 0)
 			return r;
@@ -208,10 +344,17 @@ static int walk_start(struct walk *w, int start, const char *path, struct resolv
 		fd = safe_close(fd);
 		return walk_fail(w, -r, ret);
 	}
-	walk_enter_dir(w, fd, &st);
 	w->mnt = st.fid.mnt;
+	w->cur = fd; /* named in a failure */
+	w->cur_st = st;
 	if (!S_ISDIR(st.mode))
 		return walk_fail(w, ENOTDIR, ret);
+	/* A cwd or dirfd in /proc/PID of ours is refused like any path to it. */
+	r = walk_owner(w, fd, &st, WALK_JUMP, NULL, &w->cur_proc, &w->owner);
+	if (r == 0 && walk_owner_denied(w->owner))
+		r = -EACCES;
+	if (r < 0)
+		return walk_fail(w, -r, ret);
 	if (w->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) {
 		w->scope = start;
 		w->scope_id = st.fid;
@@ -234,19 +377,26 @@ static int walk_fail_searchable(struct walk *w, int err, struct resolved *ret)
 	return err ? walk_fail(w, err, ret) : 1;
 }
 
-/* "." and "..": the kernel's own handling, but ".." stops at (or fails at) a dirfd scope. */
+/*
+ * "." and "..": the kernel's own handling, but ".." stops at (or fails at)
+ * a dirfd scope, and stops at the target's root. (The thread is chrooted
+ * in the sandbox's pinned root, which the target may have left for one
+ * below it: the kernel would stop the target's ".." there.)
+ */
 static int walk_dots(struct walk *w, bool dotdot, struct resolved *ret)
 {
 	struct target_stat st;
-	int fd;
+	int fd, r;
 
 	if (dotdot && w->scope >= 0 && fid_equal(&w->cur_st.fid, &w->scope_id))
 		return walk_fail_searchable(w, (w->resolve & RESOLVE_BENEATH) ? EXDEV : 0, ret);
+	if (dotdot && fid_equal(&w->cur_st.fid, &w->t->root))
+		return walk_fail_searchable(w, 0, ret);
 	fd = walk_open(w, dotdot ? ".." : ".", 0, &st);
 	if (fd < 0)
 		return walk_fail(w, -fd, ret);
-	walk_enter_dir(w, fd, &st);
-	return 1;
+	r = walk_enter_dir(w, fd, &st, WALK_DOTDOT, NULL);
+	return r < 0 ? walk_fail(w, -r, ret) : 1;
 }
 
 /* fs.protected_symlinks: no following other users' links in sticky world-writable dirs. */
@@ -284,26 +434,22 @@ static int walk_may_create_in_sticky(const struct walk *w, const struct target_s
 	return 0;
 }
 
-/* The procfs root's "self" and "thread-self", as the target reads them. */
-static bool walk_proc_self(const struct walk *w, const char *name, char *text, size_t size)
+/*
+ * The procfs root's "self" and "thread-self", as the target reads them:
+ * its numbers in that instance's pid namespace (procfs.c). 1: text is
+ * set; 0: not such a link; -errno: what the target's lookup gets.
+ */
+static int walk_proc_self(struct walk *w, const char *name, char *text, size_t size)
 {
-	const struct target *t = w->t;
-	bool ours = target_proc_is_ours(w->cur_st.fid.dev);
-	pid_t tgid = ours ? t->tgid : t->ns_tgid;
-	pid_t tid = ours ? t->tid : t->ns_tid;
-	struct statfs sfs;
+	bool thread = strcmp(name, "thread-self") == 0;
+	int r;
 
-	if (w->cur_st.fid.ino != PROC_ROOT_INO)
-		return false;
-	if (strcmp(name, "self") != 0 && strcmp(name, "thread-self") != 0)
-		return false;
-	if (fstatfs(w->cur, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return false;
-	if (strcmp(name, "self") == 0)
-		snprintf(text, size, "%d", (int)tgid);
-	else
-		snprintf(text, size, "%d/task/%d", (int)tgid, (int)tid);
-	return true;
+	if (w->owner != PROCFS_ROOT || (!thread && strcmp(name, "self") != 0))
+		return 0;
+	r = procfs_view_get(&w->view, w->t, w->cur, w->cur_st.fid.dev);
+	if (r == 0)
+		r = procfs_self_text(&w->view, thread, text, size);
+	return r < 0 ? r : 1;
 }
 
 static bool walk_is_magic(int linkfd, const char *text)
@@ -327,7 +473,7 @@ static int walk_splice(struct walk *w, const char *text, const char *next, struc
 {
 	struct target_stat st;
 	char *buf;
-	int fd;
+	int fd, r;
 
 	if (!*text)
 		return walk_fail(w, ENOENT, ret);
@@ -353,8 +499,27 @@ static int walk_splice(struct walk *w, const char *text, const char *next, struc
 		fd = safe_close(fd);
 		return walk_fail(w, EXDEV, ret);
 	}
-	walk_enter_dir(w, fd, &st);
-	return 1;
+	r = walk_enter_dir(w, fd, &st, WALK_JUMP, NULL);
+	return r < 0 ? walk_fail(w, -r, ret) : 1;
+}
+
+/* readlink of a link in w->cur (ours to read in the target's own /proc entries). */
+static int walk_readlink(struct walk *w, int linkfd, char *text, size_t size)
+{
+	ssize_t n;
+	int r, q;
+
+	r = walk_lend_begin(w);
+	n = r < 0 ? -1 : readlinkat(linkfd, "", text, size);
+	if (r == 0 && n < 0)
+		r = negative_errno();
+	q = walk_lend_end(w);
+	if (q < 0 || r < 0)
+		return q < 0 ? q : r;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	text[n] = '\0';
+	return 0;
 }
 
 static int walk_follow(struct walk *w, int linkfd, const struct target_stat *link,
@@ -362,7 +527,6 @@ static int walk_follow(struct walk *w, int linkfd, const struct target_stat *lin
 		       struct resolved *ret)
 {
 	char text[PATH_MAX];
-	ssize_t n;
 	int r;
 
 	if (w->resolve & RESOLVE_NO_SYMLINKS)
@@ -372,41 +536,85 @@ static int walk_follow(struct walk *w, int linkfd, const struct target_stat *lin
 	r = walk_may_follow(w, link);
 	if (r < 0)
 		return walk_fail(w, -r, ret);
-	if (!walk_proc_self(w, name, text, sizeof(text))) {
-		n = readlinkat(linkfd, "", text, sizeof(text));
-		if (n < 0)
-			return walk_fail(w, errno, ret);
-		if ((size_t)n >= sizeof(text))
-			return walk_fail(w, ENAMETOOLONG, ret);
-		text[n] = '\0';
+	r = walk_proc_self(w, name, text, sizeof(text));
+	if (r < 0)
+		return walk_fail(w, -r, ret);
+	if (r == 0) {
+		r = walk_readlink(w, linkfd, text, sizeof(text));
+		if (r < 0)
+			return walk_fail(w, -r, ret);
 		if (walk_is_magic(linkfd, text))
 			return walk_jump(w, name, next, last, trailing, ret);
 	}
 	return walk_splice(w, text, next, ret);
 }
 
-/* Where the path ends: checks of do_open() that come before any permission check. */
-static int walk_final(struct walk *w, int fd, const struct target_stat *st, bool trailing,
-		      bool dots, struct resolved *ret)
+/*
+ * The name of the final file. What a magic link leads to may have no name
+ * under the pinned root and still be the target's own to reopen: runc's
+ * exec fifo outside the container, a deleted or memfd file it holds. It is
+ * then named by the link the target followed, /proc/PID/fd/N, which is a
+ * path under that root (a policy can rule on it). Anything reached by name
+ * with no name of its own stays unnamed.
+ */
+static int walk_final_name(struct walk *w, int fd, enum walk_via via, const char *name,
+			   char *out, size_t size)
 {
+	char dir[PATH_MAX];
+	bool unnamed;
 	int r;
 
+	r = resolve_fd_name(w->t, fd, out, size, &unnamed);
+	if (r == 0 && unnamed && via == WALK_JUMP && name && w->cur >= 0) {
+		r = resolve_fd_name(w->t, w->cur, dir, sizeof(dir), &unnamed);
+		if (r == 0 && !unnamed &&
+		    snprintf(out, size, "%s/%s", strcmp(dir, "/") ? dir : "", name) >= (int)size)
+			r = -ENAMETOOLONG;
+	}
+	if (r < 0)
+		return r;
+	if (unnamed)
+		w->unnamed = true;
+	return 0;
+}
+
+/*
+ * Where the path ends: checks of do_open() that come before any permission
+ * check. via and name say how fd was reached (whose it is on procfs);
+ * checked false: fd is w->cur, whose owner is known already.
+ */
+static int walk_final(struct walk *w, int fd, const struct target_stat *st, bool trailing,
+		      bool dots, enum walk_via via, const char *name, struct resolved *ret)
+{
+	enum procfs_owner owner;
+	bool proc;
+	int r;
+
+	if (!dots) {
+		r = walk_owner(w, fd, st, via, name, &proc, &owner);
+		if (r < 0) {
+			fd = safe_close(fd);
+			return r;
+		}
+		if (walk_owner_denied(owner))
+			return walk_fail_at(w, fd, EACCES, ret);
+	}
 	if (w->flags & O_CREAT) {
 		if (w->flags & O_EXCL)
-			return walk_fail_at(fd, EEXIST, ret);
+			return walk_fail_at(w, fd, EEXIST, ret);
 		if (S_ISDIR(st->mode))
-			return walk_fail_at(fd, EISDIR, ret);
+			return walk_fail_at(w, fd, EISDIR, ret);
 		r = dots ? 0 : walk_may_create_in_sticky(w, st);
 		if (r < 0)
-			return walk_fail_at(fd, -r, ret);
+			return walk_fail_at(w, fd, -r, ret);
 	}
 	if (((w->flags & O_DIRECTORY) || trailing) && !S_ISDIR(st->mode))
-		return walk_fail_at(fd, ENOTDIR, ret);
+		return walk_fail_at(w, fd, ENOTDIR, ret);
 	if (S_ISLNK(st->mode) && !(w->flags & O_PATH))
-		return walk_fail_at(fd, ELOOP, ret);
+		return walk_fail_at(w, fd, ELOOP, ret);
 	ret->fd = fd;
 	ret->type = st->mode & S_IFMT;
-	r = walk_fd_name(fd, ret->path, sizeof(ret->path));
+	r = walk_final_name(w, fd, via, name, ret->path, sizeof(ret->path));
 	return r < 0 ? r : 0;
 }
 
@@ -416,14 +624,14 @@ static int walk_final_dir(struct walk *w, struct resolved *ret)
 	int fd = w->cur;
 
 	w->cur = -1;
-	return walk_final(w, fd, &w->cur_st, false, true, ret);
+	return walk_final(w, fd, &w->cur_st, false, true, WALK_DOTDOT, NULL, ret);
 }
 
 static int walk_jump(struct walk *w, const char *name, char *next, bool last, bool trailing,
 		     struct resolved *ret)
 {
 	struct target_stat st;
-	int fd;
+	int fd, r;
 
 	if (w->resolve & RESOLVE_NO_MAGICLINKS)
 		return walk_fail(w, ELOOP, ret);
@@ -433,12 +641,14 @@ static int walk_jump(struct walk *w, const char *name, char *next, bool last, bo
 	if (fd < 0)
 		return walk_fail(w, -fd, ret);
 	if (last)
-		return walk_final(w, fd, &st, trailing, false, ret);
+		return walk_final(w, fd, &st, trailing, false, WALK_JUMP, name, ret);
 	if (!S_ISDIR(st.mode)) {
 		fd = safe_close(fd);
 		return walk_fail(w, ENOTDIR, ret);
 	}
-	walk_enter_dir(w, fd, &st);
+	r = walk_enter_dir(w, fd, &st, WALK_JUMP, NULL);
+	if (r < 0)
+		return walk_fail(w, -r, ret);
 	w->p = next;
 	return 1;
 }
@@ -449,7 +659,7 @@ static int walk_create(struct walk *w, const char *name, struct resolved *ret)
 	char dir[PATH_MAX];
 	int r;
 
-	r = walk_fd_name(w->cur, dir, sizeof(dir));
+	r = walk_fd_name(w, w->cur, dir, sizeof(dir));
 	if (r < 0)
 		return r;
 	if (snprintf(ret->path, sizeof(ret->path), "%s/%s", strcmp(dir, "/") ? dir : "", name) >=
@@ -461,6 +671,16 @@ static int walk_create(struct walk *w, const char *name, struct resolved *ret)
 	return 0;
 }
 
+/* A final "self" not followed (readlink, lstat): the text the target reads, or its error. */
+static int walk_final_link(struct walk *w, int fd, const char *name, struct resolved *ret)
+{
+	int r = walk_proc_self(w, name, ret->link, sizeof(ret->link));
+
+	if (r < 0)
+		return walk_fail_at(w, fd, -r, ret);
+	return 1;
+}
+
 static int walk_component(struct walk *w, size_t len, bool last, bool trailing,
 			  struct resolved *ret)
 {
@@ -468,7 +688,7 @@ static int walk_component(struct walk *w, size_t len, bool last, bool trailing,
 	char *next = w->p + len;
 	struct target_stat st;
 	bool follow;
-	int fd;
+	int fd, r;
 
 	if (len > NAME_MAX)
 		return walk_fail_searchable(w, ENAMETOOLONG, ret);
@@ -490,15 +710,17 @@ static int walk_component(struct walk *w, size_t len, bool last, bool trailing,
 		return walk_follow(w, linkfd, &st, name, next, last, trailing, ret);
 	}
 	/* The kernel reads /proc/self as its reader: what the target would read, for readlink. */
-	if (last && S_ISLNK(st.mode))
-		walk_proc_self(w, name, ret->link, sizeof(ret->link));
+	if (last && S_ISLNK(st.mode) && (r = walk_final_link(w, fd, name, ret)) <= 0)
+		return r;
 	if (last)
-		return walk_final(w, fd, &st, trailing, false, ret);
+		return walk_final(w, fd, &st, trailing, false, WALK_LOOKUP, name, ret);
 	if (!S_ISDIR(st.mode)) {
 		fd = safe_close(fd);
 		return walk_fail(w, ENOTDIR, ret);
 	}
-	walk_enter_dir(w, fd, &st);
+	r = walk_enter_dir(w, fd, &st, WALK_LOOKUP, name);
+	if (r < 0)
+		return walk_fail(w, -r, ret);
 	w->p = next;
 	return 1;
 }
@@ -529,7 +751,7 @@ static int walk_step(struct walk *w, struct resolved *ret)
 	return walk_component(w, len, last, trailing, ret);
 }
 
-int resolve_walk(const struct target *t, const struct resolve_how *how, struct resolved *ret)
+static int walk_once(const struct target *t, const struct resolve_how *how, struct resolved *ret)
 {
 	struct walk w = {
 		.t = t,
@@ -537,6 +759,7 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
 		.resolve = how->resolve,
 		.scope = -1,
 		.cur = -1,
+		.view = { .rootfd = -1 },
 	};
 	int r;
 
@@ -554,10 +777,34 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
 		r = walk_step(&w, ret);
 	if (w.cur >= 0)
 		w.cur = safe_close(w.cur);
+	procfs_view_release(&w.view);
 	free(w.buf);
+	ret->unnamed = w.unnamed;
 	if (r < 0 && ret->fd >= 0) {
 		ret->fd = safe_close(ret->fd);
 		ret->fd = -1;
+	}
+	return r;
+}
+
+/*
+ * A result that has no name is walked again: a file replaced by rename
+ * between the walk and its naming (passwd, editors, log rotation) is found
+ * anew. One that still has none after that is in another mount namespace
+ * or outside the pinned root: unnamed.
+ */
+#define RESOLVE_NAME_TRIES 3
+
+int resolve_walk(const struct target *t, const struct resolve_how *how, struct resolved *ret)
+{
+	int r = 0;
+
+	for (int i = 0; i < RESOLVE_NAME_TRIES; i++) {
+		if (i > 0 && ret->fd >= 0)
+			ret->fd = safe_close(ret->fd);
+		r = walk_once(t, how, ret);
+		if (r < 0 || !ret->unnamed)
+			break;
 	}
 	return r;
 }

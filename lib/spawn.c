@@ -12,6 +12,12 @@
  *
  * Everything that may allocate or take locks (PATH search, NSS lookups,
  * parsing) happens in the parent before fork.
+ *
+ * Unless share_pid, the child is pid 1 of a pid namespace of its own,
+ * which forks the program's process and stays as its init (spawn-ns.c).
+ * The program's process sends its own pidfd first (we know neither its
+ * number nor its process otherwise), then the fd number; we pin its root
+ * before it may run.
  */
 #include "config.h"
 
@@ -32,6 +38,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "internal.h"
 #include "uapi.h"
@@ -56,9 +63,11 @@ struct spawn_plan {
 	int n_groups;
 	bool set_caps;          /* drop_caps or keep_caps */
 	uint64_t keep;          /* capabilities kept (none with drop_caps) */
+	bool dumpable;          /* we lack CAP_SYS_PTRACE over it: the child must be dumpable */
 	struct sock_fprog prog; /* the gate, then attr->filter */
 	unsigned long flags;    /* seccomp(2) flags */
 	int status[2];          /* socketpair: [0] the parent's end, [1] the child's */
+	int ready[2];           /* pipe: EOF once the sandbox's init is confined (not share_pid) */
 };
 
 /* As execve(2) will judge it: 0, -EACCES (not an executable file) or stat's -errno. */
@@ -159,6 +168,25 @@ static int spawn_lookup_user(const char *user, struct spawn_plan *p)
 	return spawn_lookup_groups(pw.pw_name, pw.pw_gid, p);
 }
 
+/*
+ * May we take a non-dumpable child's fds? That needs CAP_SYS_PTRACE over
+ * the user namespace its memory belongs to: the one we exec'd in. We know
+ * it is ours only in the initial one (whose inode number is fixed); after
+ * unshare(CLONE_NEWUSER) (unotify run without root) it is not.
+ */
+#define SPAWN_INIT_USERNS_INO 0xEFFFFFFDU
+
+static bool spawn_have_ptrace(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct stat st;
+
+	if (stat("/proc/self/ns/user", &st) < 0 || st.st_ino != SPAWN_INIT_USERNS_INO)
+		return false;
+	return syscall(SYS_capget, &h, d) == 0 && (d[0].effective & (1U << CAP_SYS_PTRACE));
+}
+
 static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_plan *p)
 {
 	const struct unotify_features *f = features_cached();
@@ -185,7 +213,17 @@ static int spawn_plan_new(const struct unotify_spawn_attr *attr, struct spawn_pl
 	p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
 	if (f && f->wait_killable_recv)
 		p->flags |= SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	if (!attr->share_pid) {
+		static const int inherited[3] = { -1, -1, -1 };
+
+		r = spawn_ns_check_fds(attr->redirect_stdio ? attr->stdio_fds : inherited);
+		if (r < 0)
+			return r;
+	}
+	p->dumpable = !spawn_have_ptrace();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p->status) < 0)
+		return negative_errno();
+	if (!attr->share_pid && pipe2(p->ready, O_CLOEXEC) < 0)
 		return negative_errno();
 	return 0;
 }
@@ -197,6 +235,8 @@ static void spawn_plan_free(struct spawn_plan *p)
 	free(p->prog.filter);
 	closep(&p->status[0]);
 	closep(&p->status[1]);
+	closep(&p->ready[0]);
+	closep(&p->ready[1]);
 }
 
 /*
@@ -282,6 +322,13 @@ static int spawn_child_prepare(const struct spawn_plan *p)
 		return r;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return negative_errno();
+	/*
+	 * We made ourselves non-dumpable, and so this copy of us. Without
+	 * CAP_SYS_PTRACE we could then neither take its listener nor pin its
+	 * root: until exec (which decides anew), it is dumpable again.
+	 */
+	if (p->dumpable && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return negative_errno();
 	return 0;
 }
 
@@ -291,12 +338,49 @@ static _Noreturn void spawn_child_fail(int fd, int r)
 	_exit(SPAWN_EXIT_SETUP);
 }
 
+/* 0 and our own pidfd (SCM_RIGHTS): how the parent finds this process, in any pid namespace. */
+static int spawn_child_send_pidfd(int fd)
+{
+	char control[CMSG_SPACE(sizeof(int))] = { 0 };
+	int zero = 0;
+	struct iovec iov = { .iov_base = &zero, .iov_len = sizeof(zero) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			      .msg_controllen = sizeof(control) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)syscall(SYS_getpid), 0);
+	ssize_t n;
+
+	if (pidfd < 0)
+		return negative_errno();
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
+	n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	pidfd = safe_close(pidfd);
+	return n == sizeof(zero) ? 0 : n < 0 ? negative_errno() : -EIO;
+}
+
 static _Noreturn void spawn_child(const struct spawn_plan *p)
 {
 	int fd = p->status[1], lowest, r;
 	long listener;
 
+	/* Here pid 1 of a new namespace: we go on as the program's process, it stays as init. */
+	if (!p->attr->share_pid) {
+		struct spawn_init in = { .exe = p->attr->init_exe, .ready = p->ready[1],
+					 .set_user = p->set_user, .uid = p->uid, .gid = p->gid };
+
+		r = spawn_init_start(&in);
+		if (r < 0)
+			spawn_child_fail(fd, r);
+		/* The program's process: the init alone keeps the readiness pipe. */
+		(void)safe_close(p->ready[0]);
+		(void)safe_close(p->ready[1]);
+	}
 	r = spawn_child_prepare(p);
+	if (r == 0)
+		r = spawn_child_send_pidfd(fd);
 	if (r < 0)
 		spawn_child_fail(fd, r);
 	lowest = fcntl(fd, F_DUPFD_CLOEXEC, 0);
@@ -309,7 +393,7 @@ static _Noreturn void spawn_child(const struct spawn_plan *p)
 	/* From here on the policy applies: the parent may never hear of a failure. */
 	listener = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags, &p->prog);
 	if (listener != lowest)
-		spawn_child_fail(fd, listener < 0 ? negative_errno() : -EBADFD);
+		spawn_child_fail(fd, listener < 0 ? negative_errno() : -EPROTO);
 	/* Anything but the supervisor's 0 (ENOSYS: it is gone): never run unsupervised. */
 	if (syscall(SYS_ioctl, (long)UNOTIFY_GATE_IOCTL_FD, UNOTIFY_GATE_IOCTL_CMD, 0L) != 0)
 		_exit(SPAWN_EXIT_SETUP);
@@ -317,6 +401,11 @@ static _Noreturn void spawn_child(const struct spawn_plan *p)
 	r = errno;
 	(void)!write(fd, &r, sizeof(r));
 	_exit(r == ENOENT ? 127 : 126);
+}
+
+static _Noreturn void spawn_child_entry(const void *p)
+{
+	spawn_child(p);
 }
 
 /* ---- In the parent ---- */
@@ -330,10 +419,16 @@ static int spawn_fork(const struct spawn_plan *p, pid_t *ret)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0)
-		spawn_child(p);
-	saved = errno;
+	if (p->attr->share_pid) {
+		pid = fork();
+		saved = errno;
+		if (pid == 0)
+			spawn_child(p);
+	} else {
+		saved = -spawn_ns_fork(spawn_child_entry, p, &pid);
+		if (saved)
+			pid = -1;
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		return -saved;
@@ -451,21 +546,89 @@ static int spawn_open_gate(int fd)
 	return listener_release_fd(l);
 }
 
-static int spawn_handshake(struct unotify_child *c)
+/* The program's process's first word: 0 with its pidfd, or why its setup failed. */
+static int spawn_read_pidfd(int fd, int *ret)
 {
+	char control[CMSG_SPACE(sizeof(int))] = { 0 };
+	int v = 0, got = -1;
+	struct iovec iov = { .iov_base = &v, .iov_len = sizeof(v) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			      .msg_controllen = sizeof(control) };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	do
+		n = recvmsg(fd, &msg, MSG_WAITALL | MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return negative_errno();
+	c = CMSG_FIRSTHDR(&msg);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&got, CMSG_DATA(c), sizeof(int));
+	if (n != sizeof(v) || v != 0 || got < 0) {
+		got = safe_close(got);
+		return n != sizeof(v) ? -ECHILD : v < 0 ? v : -EPROTO;
+	}
+	*ret = got;
+	return 0;
+}
+
+/*
+ * The sandbox's init closes its end of the pipe once under its own filter
+ * (after its exec, with init_exe): only then may the program run. EOF, or
+ * the init's death, or the spawn timeout.
+ */
+static int spawn_wait_init(int ready, int initfd)
+{
+	struct pollfd fds[2] = { { .fd = ready, .events = POLLIN }, { .fd = initfd, .events = POLLIN } };
+	char byte;
+	int n;
+
+	do
+		n = poll(fds, 2, (int)(SPAWN_TIMEOUT_NS / 1000000));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return negative_errno();
+	if (n == 0)
+		return -ETIMEDOUT;
+	if (!(fds[0].revents & (POLLIN | POLLHUP)))
+		return -ECHILD; /* the init died first */
+	return read(ready, &byte, 1) == 0 ? 0 : -EPROTO;
+}
+
+static int spawn_handshake(struct unotify_child *c, int ready)
+{
+	bool isolated = ready >= 0;
+
+	_cleanup_close_ int program = -1;
 	int lowest, fd, r;
 
 	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 	if (c->pidfd < 0)
 		return negative_errno();
+	/* The program's process group has the terminal (if we had it) until it is done. */
+	if (isolated && (r = spawn_tty_give(c->pid, &c->tty_fd)) < 0)
+		return r;
+	r = spawn_read_pidfd(c->exec_status_fd, &program);
+	if (r < 0)
+		return r;
 	r = spawn_read_status(c->exec_status_fd, &lowest);
 	if (r < 0)
 		return r;
 	if (lowest < 0)
 		return lowest;
-	r = spawn_take_listener(c->pidfd, c->exec_status_fd, lowest, &fd);
+	r = spawn_take_listener(program, c->exec_status_fd, lowest, &fd);
 	if (r < 0)
 		return r;
+	/* Pinned while the program waits at the gate: names are relative to this root. */
+	r = unotify_root_open(program, &c->root_fd);
+	if (r == 0 && isolated)
+		r = spawn_wait_init(ready, c->pidfd);
+	if (r < 0) {
+		fd = safe_close(fd);
+		return r;
+	}
 	r = spawn_open_gate(fd);
 	if (r < 0)
 		return r;
@@ -486,17 +649,22 @@ static void spawn_abort(struct unotify_child *c)
 
 int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret)
 {
-	struct spawn_plan p = { .attr = attr, .status = { -1, -1 } };
-	struct unotify_child c = { .pid = -1, .pidfd = -1, .listener_fd = -1, .exec_status_fd = -1 };
+	struct spawn_plan p = { .attr = attr, .status = { -1, -1 }, .ready = { -1, -1 } };
+	struct unotify_child c = UNOTIFY_CHILD_INIT;
 	int r;
 
+	if (!attr)
+		return -EINVAL;
+	/* Not dumpable from here on: nobody of our uid may trace us or take our listener. */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	r = spawn_plan_new(attr, &p);
 	if (r == 0)
 		r = spawn_fork(&p, &c.pid);
 	if (r == 0) {
 		closep(&p.status[1]);
+		closep(&p.ready[1]);
 		c.exec_status_fd = TAKE_FD(p.status[0]);
-		r = spawn_handshake(&c);
+		r = spawn_handshake(&c, p.ready[0]);
 	}
 	spawn_plan_free(&p);
 	if (r < 0) {
@@ -533,6 +701,7 @@ int unotify_child_wait(struct unotify_child *c)
 	while (waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &si, WEXITED) < 0)
 		if (errno != EINTR)
 			return negative_errno();
+	spawn_tty_take_back(&c->tty_fd);
 	switch (si.si_code) {
 	case CLD_EXITED:
 		return si.si_status;
@@ -545,18 +714,33 @@ int unotify_child_wait(struct unotify_child *c)
 
 int unotify_child_listener(struct unotify_child *c, unotify_listener **ret)
 {
+	_cleanup_close_ int root = TAKE_FD(c->root_fd);
+	unotify_listener *l;
+	int r;
+
 	if (c->listener_fd < 0)
 		return -EBADF;
 	/* Taken whatever happens: unotify_listener_new() closes it when it fails. */
-	return unotify_listener_new(TAKE_FD(c->listener_fd), ret);
+	r = unotify_listener_new(TAKE_FD(c->listener_fd), &l);
+	if (r < 0)
+		return r;
+	/* Names relative to the root the program had before it ran (spawn pinned it). */
+	if (root >= 0 && (r = unotify_listener_set_root(l, TAKE_FD(root))) < 0) {
+		unotify_listener_free(l);
+		return r;
+	}
+	*ret = l;
+	return 0;
 }
 
 void unotify_child_close(struct unotify_child *c)
 {
+	spawn_tty_take_back(&c->tty_fd);
 	closep(&c->pidfd);
 	/* A number unotify_listener_new() took over is the listener's to close, not ours. */
 	if (listener_owns(c->listener_fd))
 		c->listener_fd = -1;
 	closep(&c->listener_fd);
 	closep(&c->exec_status_fd);
+	closep(&c->root_fd);
 }

@@ -64,8 +64,12 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(kcmp),
 	ANY(getpid),
 	ANY(gettid),
-	/* resolution (resolve.c) */
+	/* resolution (resolve.c); names (name.c); procfs owners (procfs.c) */
 	ANY(openat2),
+	ANY(fstatfs),
+	ARG_EQ(ioctl, 1, NS_GET_PARENT), /* where the target is in a /proc of another pid namespace */
+	/* a listener makes its process non-dumpable (listener.c) */
+	ARG_EQ(prctl, 0, PR_SET_DUMPABLE),
 	/* acting as the target in this thread (target.c) */
 	ARG_EQ(unshare, 0, CLONE_FS),
 	ANY(capget),

@@ -143,7 +143,7 @@ int unotify_thread_init(void)
 /* ---- Reading the target ---- */
 
 /* The whole of a /proc file, NUL-terminated (Groups: may list 65536 ids). */
-static int target_read_file(int dirfd, const char *name, char **ret)
+int target_read_file(int dirfd, const char *name, char **ret)
 {
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
@@ -181,7 +181,7 @@ static int target_read_file(int dirfd, const char *name, char **ret)
 }
 
 /* The numbers after "key:" on its line of /proc/TID/status; returns how many. */
-static int target_status_numbers(const char *text, const char *key, int base,
+int target_status_numbers(const char *text, const char *key, int base,
 				 unsigned long long *vals, size_t max)
 {
 	size_t klen = strlen(key);
@@ -213,16 +213,27 @@ static int target_status_numbers(const char *text, const char *key, int base,
 	return (int)n;
 }
 
-/* The last of several numbers: the value in the innermost namespace. */
-static int target_status_last(const char *text, const char *key, int base,
-			      unsigned long long *ret)
+/*
+ * NStgid and NSpid: the numbers from our pid namespace down to the
+ * target's own, one per level (a namespace nests 32 deep at most).
+ */
+static int target_parse_levels(const char *text, struct target *t)
 {
-	unsigned long long vals[32];
-	int n = target_status_numbers(text, key, base, vals, ARRAY_SIZE(vals));
+	unsigned long long tgids[TARGET_PID_LEVELS], tids[TARGET_PID_LEVELS];
+	int n = target_status_numbers(text, "NStgid", 10, tgids, TARGET_PID_LEVELS);
+	int m = target_status_numbers(text, "NSpid", 10, tids, TARGET_PID_LEVELS);
 
-	if (n <= 0)
-		return n < 0 ? n : -EBADMSG;
-	*ret = vals[(size_t)n > ARRAY_SIZE(vals) ? ARRAY_SIZE(vals) - 1 : (size_t)n - 1];
+	if (n < 0 || m < 0)
+		return n < 0 ? n : m;
+	if (n == 0 || n != m || n > TARGET_PID_LEVELS)
+		return -EBADMSG;
+	for (int i = 0; i < n; i++) {
+		t->nstgid[i] = (pid_t)tgids[i];
+		t->nspid[i] = (pid_t)tids[i];
+	}
+	t->levels = (unsigned int)n;
+	t->ns_tgid = t->nstgid[n - 1];
+	t->ns_tid = t->nspid[n - 1];
 	return 0;
 }
 
@@ -269,14 +280,9 @@ static int target_parse_status(const char *text, struct target *t)
 	if (target_status_numbers(text, "Tgid", 10, &v, 1) != 1)
 		return -EBADMSG;
 	t->tgid = (pid_t)v;
-	r = target_status_last(text, "NStgid", 10, &v);
+	r = target_parse_levels(text, t);
 	if (r < 0)
 		return r;
-	t->ns_tgid = (pid_t)v;
-	r = target_status_last(text, "NSpid", 10, &v);
-	if (r < 0)
-		return r;
-	t->ns_tid = (pid_t)v;
 	/* Umask: is there since Linux 4.7; without it we cannot create as the target would. */
 	if (target_status_numbers(text, "Umask", 8, &v, 1) != 1)
 		return -EOPNOTSUPP;
@@ -318,7 +324,12 @@ static int target_check_userns(int procfd, struct target *t)
 	return 0;
 }
 
-static int target_read_root(int procfd, struct target *t)
+/*
+ * Two roots: the target's own now (where its absolute paths start and its
+ * ".." stops), and the sandbox's pinned one (what names are relative to,
+ * and where the supervising thread is chrooted while it acts).
+ */
+static int target_read_root(int procfd, unotify_listener *l, struct target *t)
 {
 	struct target_stat st;
 	char name[64];
@@ -331,14 +342,16 @@ static int target_read_root(int procfd, struct target *t)
 	r = target_fstat(t->rootfd, &st);
 	if (r < 0)
 		return r;
-	t->same_root = st.fid.dev == self.root.dev && st.fid.ino == self.root.ino &&
-		       st.fid.mnt == self.root.mnt;
+	t->root = st.fid;
+	t->pinned_rootfd = l->root_fd;
+	t->pinned_root = l->root;
+	t->same_root = target_fid_equal(&t->pinned_root, &self.root);
 	return 0;
 }
 
 int target_read(unotify_listener *l, const struct seccomp_notif *req, struct target *ret)
 {
-	struct target t = { .tid = (pid_t)req->pid, .rootfd = -1 };
+	struct target t = { .tid = (pid_t)req->pid, .rootfd = -1, .pinned_rootfd = -1 };
 	_cleanup_free_ char *status = NULL;
 	char name[64];
 	int procfd;
@@ -356,7 +369,7 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 	if (r == 0)
 		r = target_check_userns(procfd, &t);
 	if (r == 0)
-		r = target_read_root(procfd, &t);
+		r = target_read_root(procfd, l, &t);
 	/*
 	 * The thread may have died and its tid been reused while we read:
 	 * what we read is our target's only while its notification is pending.
@@ -467,7 +480,7 @@ static int target_chroot(const struct target *t, struct target_saved *s)
 	s->cwdfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->cwdfd < 0)
 		return negative_errno();
-	if (fchdir(t->rootfd) < 0)
+	if (fchdir(t->pinned_rootfd) < 0)
 		return negative_errno();
 	s->cwd_moved = true;
 	if (chroot(".") < 0)
@@ -482,18 +495,12 @@ static bool target_groups_equal(const struct target *t, const struct target_save
 	       (t->ngroups == 0 || memcmp(t->groups, s->groups, t->ngroups * sizeof(gid_t)) == 0);
 }
 
-static int target_switch(const struct target *t, struct target_saved *s)
+/* Groups, fsgid, fsuid, then capabilities: the target's, within our permitted set. */
+static int target_switch_ids(const struct target *t, struct target_saved *s)
 {
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
 	int r;
 
-	if (!t->same_root) {
-		r = target_chroot(t, s);
-		if (r < 0)
-			return r;
-	}
-	s->umask = umask(t->umask);
-	s->umask_set = true;
 	/* Only when they differ: an unprivileged supervisor can then act for its own kind. */
 	if (!target_groups_equal(t, s)) {
 		r = sys_setgroups(t->ngroups, t->groups);
@@ -523,6 +530,27 @@ static int target_switch(const struct target *t, struct target_saved *s)
 	return sys_capset(caps);
 }
 
+static int target_switch(const struct target *t, struct target_saved *s)
+{
+	int r;
+
+	if (!t->same_root) {
+		r = target_chroot(t, s);
+		if (r < 0)
+			return r;
+	}
+	s->umask = umask(t->umask);
+	s->umask_set = true;
+	return target_switch_ids(t, s);
+}
+
+/* What target_enter() is doing on this thread now, for target_suspend(). */
+static __thread struct {
+	const struct target *t;
+	struct target_saved *s;
+	bool suspended;
+} active;
+
 int target_enter(const struct target *t, struct target_saved *s)
 {
 	int r;
@@ -546,6 +574,9 @@ int target_enter(const struct target *t, struct target_saved *s)
 
 		return q < 0 ? q : r;
 	}
+	active.t = t;
+	active.s = s;
+	active.suspended = false;
 	return 0;
 }
 
@@ -579,6 +610,48 @@ static int target_restore_caps(struct target_saved *s)
 	return memcmp(now, s->caps, sizeof(now)) == 0 ? 0 : -EPERM;
 }
 
+/* Undoes target_switch_ids(); the flags stay, for target_resume() to do it again. */
+static int target_restore_ids(struct target_saved *s)
+{
+	int r = 0;
+
+	/* Capabilities first: setfsuid and setgroups need them back. */
+	if ((s->caps_set || s->ids_set) && sys_capset(s->caps) < 0)
+		r = -EPERM;
+	if (s->ids_set && (sys_setfsuid(s->fsuid) < 0 || sys_setfsgid(s->fsgid) < 0))
+		r = -EPERM;
+	if (s->groups_set && sys_setgroups((size_t)s->ngroups, s->groups) < 0)
+		r = -EPERM;
+	/* Returning to fsuid 0 raises file-system capabilities from the permitted set. */
+	if ((s->caps_set || s->ids_set) && target_restore_caps(s) < 0)
+		r = -EPERM;
+	return r;
+}
+
+static int target_broken(void)
+{
+	self.broken = true;
+	return -ENOTRECOVERABLE;
+}
+
+int target_suspend(void)
+{
+	if (!active.s || active.suspended)
+		return self.broken ? -ENOTRECOVERABLE : 0;
+	active.suspended = true;
+	return target_restore_ids(active.s) < 0 ? target_broken() : 0;
+}
+
+int target_resume(void)
+{
+	if (self.broken)
+		return -ENOTRECOVERABLE;
+	if (!active.s || !active.suspended)
+		return self.broken ? -ENOTRECOVERABLE : 0;
+	active.suspended = false;
+	return target_switch_ids(active.t, active.s) < 0 ? target_broken() : 0;
+}
+
 int target_leave(struct target_saved *s)
 {
 	int r = 0;
@@ -586,19 +659,17 @@ int target_leave(struct target_saved *s)
 	if (!s->entered)
 		return self.broken ? -ENOTRECOVERABLE : 0;
 	s->entered = false;
-	/* Capabilities first: setfsuid, setgroups and chroot need them back. */
-	if ((s->caps_set || s->ids_set) && sys_capset(s->caps) < 0)
-		r = -EPERM;
-	if (s->ids_set && (sys_setfsuid(s->fsuid) < 0 || sys_setfsgid(s->fsgid) < 0))
-		r = -EPERM;
-	if (s->groups_set && sys_setgroups((size_t)s->ngroups, s->groups) < 0)
+	if (active.s == s) {
+		/* Suspended: the ids are ours already; restoring them again is harmless. */
+		active.s = NULL;
+		active.t = NULL;
+		active.suspended = false;
+	}
+	if (target_restore_ids(s) < 0)
 		r = -EPERM;
 	if (s->umask_set)
 		umask(s->umask);
 	if (target_restore_root(s) < 0)
-		r = -EPERM;
-	/* Returning to fsuid 0 raises file-system capabilities from the permitted set. */
-	if ((s->caps_set || s->ids_set) && target_restore_caps(s) < 0)
 		r = -EPERM;
 	free(s->groups);
 	s->groups = NULL;
@@ -607,9 +678,7 @@ int target_leave(struct target_saved *s)
 	if (s->cwdfd >= 0)
 		s->cwdfd = safe_close(s->cwdfd);
 	s->rootfd = s->cwdfd = -1;
-	if (r < 0) {
-		self.broken = true;
-		return -ENOTRECOVERABLE;
-	}
+	if (r < 0)
+		return target_broken();
 	return 0;
 }

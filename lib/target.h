@@ -13,14 +13,11 @@
 #include <sys/types.h>
 #include <linux/capability.h>
 
+#include "internal.h"
 #include "unotify.h"
 
-/* Where a directory is: the kernel compares (mount, dentry); we compare what statx tells. */
-struct target_fid {
-	dev_t dev;
-	ino_t ino;
-	uint64_t mnt;
-};
+/* Pid namespaces nest 32 deep at most (the kernel's MAX_PID_NS_LEVEL). */
+#define TARGET_PID_LEVELS 32
 
 /* The target thread as read from /proc/TID (in the supervisor's pid namespace). */
 struct target {
@@ -29,6 +26,13 @@ struct target {
 	/* The same two numbers in the target's own (innermost) pid namespace. */
 	pid_t ns_tgid;
 	pid_t ns_tid;
+	/*
+	 * NStgid and NSpid as our /proc shows them: [0] in our pid namespace,
+	 * [levels - 1] in the target's own, one entry per namespace between.
+	 */
+	pid_t nstgid[TARGET_PID_LEVELS];
+	pid_t nspid[TARGET_PID_LEVELS];
+	unsigned int levels;
 	uid_t fsuid;
 	gid_t fsgid;
 	uid_t uid, euid, suid; /* real, effective, saved (for access(2) and performed network calls) */
@@ -41,8 +45,16 @@ struct target {
 	uint64_t sig_caught;
 	bool same_userns;   /* the target's user namespace is ours */
 	mode_t umask;
-	int rootfd;         /* O_PATH: /proc/TID/root */
-	bool same_root;     /* rootfd is where the supervising thread's root is: no chroot */
+	int rootfd;         /* owned, O_PATH: /proc/TID/root, the target's root now */
+	struct target_fid root; /* where rootfd is: ".." stops there, as for the target */
+	/*
+	 * Borrowed from the listener: the sandbox's root, pinned when
+	 * supervision started (unotify_listener_set_root). Every name the
+	 * policy sees is relative to it, whatever root the target has now.
+	 */
+	int pinned_rootfd;
+	struct target_fid pinned_root;
+	bool same_root;     /* the pinned root is the supervising thread's root: no chroot */
 };
 
 /* What target_enter() changed, for target_leave() to put back. */
@@ -76,6 +88,14 @@ bool target_proc_is_ours(dev_t dev);
  */
 int target_read(unotify_listener *l, const struct seccomp_notif *req, struct target *ret);
 void target_release(struct target *t);
+/* The whole of a /proc file (dirfd, name), NUL-terminated; free() it. */
+int target_read_file(int dirfd, const char *name, char **ret);
+/*
+ * The numbers after "key:" at the start of a line of a /proc status text
+ * (up to max of them into vals, which may be NULL); returns how many.
+ */
+int target_status_numbers(const char *text, const char *key, int base, unsigned long long *vals,
+			  size_t max);
 /*
  * The directory a relative path starts from: the thread's cwd (dirfd ==
  * AT_FDCWD) or the file its dirfd refers to, as an O_PATH fd. -EBADF when
@@ -93,12 +113,29 @@ int target_open_dir(const struct target *t, int dirfd);
  */
 int target_enter(const struct target *t, struct target_saved *s);
 /*
+ * Between target_enter() and target_leave(): the supervisor's own
+ * credentials (fsuid, fsgid, groups, capabilities; not the root or umask)
+ * back on the thread for a moment, then the target's again. Only for what
+ * the target is owed (its own /proc entries, whose links the kernel lets it
+ * follow whatever its credentials) and for looking at procfs owners; never
+ * around anything whose result the target receives as its own access.
+ * Outside target_enter() both do nothing. -ENOTRECOVERABLE as for leave.
+ */
+int target_suspend(void);
+int target_resume(void);
+/*
  * Undoes target_enter(). If any step fails the thread can no longer be
  * trusted to act as the supervisor: -ENOTRECOVERABLE is returned, now and
  * by every later target_enter() on this thread, and the caller must treat
  * it as fatal (stop supervising; the targets' calls then fail closed).
  */
 int target_leave(struct target_saved *s);
+
+/* Do two statx identities name the same directory or file (on the same mount)? */
+static inline bool target_fid_equal(const struct target_fid *a, const struct target_fid *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->mnt == b->mnt;
+}
 
 /* statx: mode, owner, identity of an fd (AT_EMPTY_PATH). */
 struct target_stat {
@@ -109,6 +146,52 @@ struct target_stat {
 	struct target_fid fid;
 };
 int target_fstat(int fd, struct target_stat *ret);
+
+/* ---- procfs.c: whose a procfs directory is (run in the impersonated state) ---- */
+
+enum procfs_owner {
+	PROCFS_NONE,       /* not procfs, or no task's (/proc/sys) */
+	PROCFS_ROOT,       /* the root of a procfs instance */
+	PROCFS_TARGET,     /* of the target's own thread group: walked with our credentials */
+	PROCFS_OTHER,      /* another task's: the kernel checks the target's credentials */
+	PROCFS_SUPERVISOR, /* ours (a thread, a helper sharing our memory): never reached */
+	PROCFS_UNKNOWN,    /* a task's we cannot tell: never reached */
+};
+
+/* One procfs instance as the target and we are numbered there. */
+struct procfs_view {
+	dev_t dev;               /* the instance described */
+	int rootfd;              /* owned: its root, or -1 (nothing described yet) */
+	pid_t sup_tgid;          /* our tgid there; 0: we are not visible there */
+	unsigned int sup_depth;  /* how many levels its pid namespace is above ours */
+	bool target_known;       /* target_tgid and target_tid are the target's numbers there */
+	bool target_absent;      /* the target is not visible there ("self" is ENOENT for it) */
+	pid_t target_tgid;
+	pid_t target_tid;
+};
+
+bool procfs_is(int fd);
+void procfs_view_release(struct procfs_view *v);
+/* Describes the instance whose root is rootfd (on dev); kept in v until another is asked. */
+int procfs_view_get(struct procfs_view *v, const struct target *t, int rootfd, dev_t dev);
+/* The text of "self" (thread: "thread-self") for the target there; -ENOENT, or -EACCES. */
+int procfs_self_text(const struct procfs_view *v, bool thread, char *text, size_t size);
+/* topfd: a directory just below the instance's root rootfd. */
+int procfs_owner_of_top(struct procfs_view *v, const struct target *t, int rootfd, dev_t dev,
+			int topfd, enum procfs_owner *ret);
+/* Any procfs directory: climbs to the instance's root to find the task it belongs to. */
+int procfs_owner_of_dir(struct procfs_view *v, const struct target *t, int dirfd,
+			const struct target_stat *st, enum procfs_owner *ret);
+
+/* ---- name.c ---- */
+
+/*
+ * Is name (readlink of a /proc/self/fd link, relative to the pinned root)
+ * a name of the file whose identity is fid, looked up from the pinned root
+ * rootfd with no symlink followed? 1 yes, 0 no, or our -errno. A text that
+ * is no path (pipe:[N]) counts as its name: no pattern can match it.
+ */
+int name_check(int rootfd, const char *name, const struct target_fid *fid);
 
 /* ---- resolve.c: the path walk, run in the impersonated state ---- */
 
@@ -127,6 +210,7 @@ struct resolved {
 	int error;          /* errno the target's own call would get, or 0 */
 	char path[4096];    /* as the target sees it (a lexical guess when error != 0) */
 	char link[48];      /* a final procfs self/thread-self not followed: its text for the target */
+	bool unnamed;       /* path is no name of the file under the pinned root (name.c) */
 };
 
 /*
@@ -143,8 +227,11 @@ int resolve_walk(const struct target *t, const struct resolve_how *how, struct r
  * not fit in size.
  */
 int resolve_lexical(const char *base, const char *path, char *out, size_t size);
-/* The name of an fd of ours as seen from our current root (the target's, while acting as it). */
-int resolve_fd_name(int fd, char *out, size_t size);
+/*
+ * The name of an fd of ours under the pinned root (the thread's root while
+ * acting as t); *ret_unnamed when that text names another file or none.
+ */
+int resolve_fd_name(const struct target *t, int fd, char *out, size_t size, bool *ret_unnamed);
 
 /* ---- refusal.c ---- */
 

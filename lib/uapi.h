@@ -140,6 +140,21 @@ struct unotify_ll_net_port_attr {
 #ifndef KCMP_FILES
 #define KCMP_FILES 2
 #endif
+#ifndef KCMP_VM
+#define KCMP_VM 1
+#endif
+
+/* nsfs ioctl (4.9): the parent of a pid namespace; EPERM above the caller's own. */
+#include <linux/nsfs.h>
+#ifndef NS_GET_PARENT
+#define NS_GET_PARENT _IO(0xb7, 0x2)
+#endif
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 
 /* openat2(2) (5.6): its header is missing from older build hosts. */
 #ifdef HAVE_LINUX_OPENAT2_H

@@ -5,6 +5,8 @@
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure; out-parameters are named ret_* and written only on success.
  * The library never prints and never exits: callers decide what to say.
+ * It keeps one descriptor of /proc for the process, opened by the first
+ * call that needs it (before any chroot of a supervising thread).
  *
  * File descriptors: each fd that crosses this API has one owner, said next
  * to each prototype. "Takes fd": from the call on, the number is the
@@ -60,13 +62,41 @@ typedef struct unotify_listener unotify_listener;
  * unotify_listener_free() closes it; on failure this call closes it, except
  * -EBUSY: fd is already a live listener's (given here twice), left to it.
  * For a spawned child's listener use unotify_child_listener(), which also
- * clears the child's copy of the number.
+ * clears the child's copy of the number and pins the child's root.
+ * The calling process becomes non-dumpable (PR_SET_DUMPABLE 0): a process
+ * of the same uid then needs CAP_SYS_PTRACE to read its memory, take its
+ * descriptors or trace it.
  */
 int unotify_listener_new(int fd, unotify_listener **ret);
 /* Closes the listener's fd (the target's notified calls then fail with ENOSYS). */
 void unotify_listener_free(unotify_listener *l);
 /* Borrowed: valid until unotify_listener_free(); never close it. */
 int unotify_listener_fd(const unotify_listener *l);
+/*
+ * Takes rootfd (an O_PATH directory): the sandbox's root. Every name the
+ * policy sees (unotify_open_plan.path, unotify_path.path) is relative to
+ * it, whatever root the target has since moved to, and a file that has no
+ * name there (another mount namespace, outside that root, deleted) is
+ * marked unnamed. Set it before the first notification is decided
+ * (unotify_child_listener does, from the spawned child's root), or from
+ * unotify_root_open(). Until then: the root of the process that made the
+ * listener.
+ */
+int unotify_listener_set_root(unotify_listener *l, int rootfd);
+/*
+ * Borrows pidfd. Returns an fd: the root directory of the process pidfd
+ * refers to, O_PATH, in its mount namespace. -ESRCH when the process has
+ * exited (its pid may name another process by now: nothing of it is
+ * returned).
+ */
+int unotify_root_open(int pidfd, int *ret_rootfd);
+/*
+ * Borrows pidfd. 1 when its process is in our pid namespace (it can name
+ * us, our threads and every process we can name: kill, ptrace,
+ * pidfd_open, /proc), 0 when it is in a namespace of its own below ours,
+ * -errno.
+ */
+int unotify_pidns_shared(int pidfd);
 
 /*
  * Turns the same-CPU hand-off (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) on or off.
@@ -285,31 +315,75 @@ struct unotify_spawn_attr {
 	 * fails the spawn with -ESTALE).
 	 */
 	const struct unotify_landlock *landlock;
+	/*
+	 * false (the default): the program starts in a pid namespace and a
+	 * mount namespace of its own, with its own /proc, in a process group
+	 * of its own, under a minimal init (pid 1, see unotify_spawn): it can
+	 * name no process outside its sandbox. Needs CAP_SYS_ADMIN (root, or
+	 * a user namespace of the caller's). true: it shares ours and can
+	 * signal, trace (with CAP_SYS_PTRACE) or renice us.
+	 */
+	bool share_pid;
+	/*
+	 * Without share_pid: NULL, or an executable whose main() calls
+	 * unotify_sandbox_init_main() when argv[0] is UNOTIFY_INIT_ARGV0 (the
+	 * unotify command is one: "/proc/self/exe"). The sandbox's init then
+	 * execs it, so that its memory holds nothing of ours; with NULL the
+	 * init is a copy of this process, which a program with CAP_SYS_PTRACE
+	 * can read (not write: it holds no fd and is under its own filter).
+	 */
+	const char *init_exe;
 };
 
 /*
- * Filled by unotify_spawn(). The struct owns its three fds until
- * unotify_child_close(); listener_fd is the exception that moves: take it
+ * Filled by unotify_spawn(). The struct owns its fds until
+ * unotify_child_close(); listener_fd (with root_fd) moves: take it
  * with unotify_child_listener() (which leaves -1 here). A caller that gives
  * listener_fd to unotify_listener_new() itself must set it to -1 then; if it
  * forgets, unotify_child_close() still leaves alone a number a live listener
  * owns, but cannot tell once that listener is freed and the number reused.
  */
 struct unotify_child {
-	pid_t pid;
+	pid_t pid;                 /* to wait for and signal: the sandbox's init, or the program */
 	int pidfd;                 /* owned */
 	int listener_fd;           /* owned until taken (unotify_child_listener) */
 	int exec_status_fd;        /* owned; socket: an int errno if exec failed, EOF once exec'd */
+	int root_fd;               /* owned until taken: the program's root, pinned before it ran */
+	int tty_fd;                /* private: the terminal handed to the program's group, or -1 */
 };
+
+/* For a struct unotify_child that unotify_spawn() may not have filled (close is then safe). */
+#define UNOTIFY_CHILD_INIT                                                                  \
+	{ .pid = -1, .pidfd = -1, .listener_fd = -1, .exec_status_fd = -1, .root_fd = -1,    \
+	  .tty_fd = -1 }
 
 /*
  * Forks, prepares the child (user, capabilities, affinity, no_new_privs),
  * loads the filter with NEW_LISTENER (and WAIT_KILLABLE_RECV when the kernel
- * has it), takes the listener with pidfd_getfd, releases the child through
- * the gate and returns. The child then execs. -ENOENT / -EACCES: the program
- * was not found / cannot be executed; -ESRCH: unknown user.
+ * has it), takes the listener with pidfd_getfd, pins its root, releases the
+ * child through the gate and returns. The child then execs. -ENOENT /
+ * -EACCES: the program was not found / cannot be executed; -ESRCH: unknown
+ * user; -EPERM (without share_pid): no right to make namespaces; -EBADFD:
+ * an inherited descriptor would let the program out of its pid namespace
+ * (a /proc directory, a namespace, a pidfd).
+ *
+ * Without share_pid, ret->pid is the sandbox's init: pid 1 of the new
+ * namespace, outside the filter but under one of its own that lets it
+ * only wait and signal the program. It forwards SIGTERM, SIGHUP, SIGUSR1
+ * and SIGUSR2 sent to it from outside to the program, reaps every orphan,
+ * and exits once no process is left with the program's status (128+N when
+ * signal N killed it). If the caller's terminal had the caller's process
+ * group in the foreground, the program's group gets it until
+ * unotify_child_wait() returns.
  */
 int unotify_spawn(const struct unotify_spawn_attr *attr, struct unotify_child *ret);
+/*
+ * The sandbox's init, in the image unotify_spawn_attr.init_exe names: call
+ * it first thing in main() when argv[0] is UNOTIFY_INIT_ARGV0. Never
+ * returns on success (it exits with the program's status); 125 on misuse.
+ */
+#define UNOTIFY_INIT_ARGV0 "unotify-init"
+int unotify_sandbox_init_main(int argc, char **argv);
 /*
  * The child's exec result: 0 once exec'd, the (positive) errno exec failed
  * with, or -errno. Never blocks: -EAGAIN until the child has exec'd or
@@ -319,8 +393,10 @@ int unotify_child_exec_result(struct unotify_child *c);
 /* Waits for the child; returns its status as a shell would (128+signal when killed). */
 int unotify_child_wait(struct unotify_child *c);
 /*
- * The child's listener as a listener: takes c->listener_fd (set to -1 here
- * whatever the result; closed when this fails). -EBADF if already taken.
+ * The child's listener as a listener: takes c->listener_fd and c->root_fd
+ * (set to -1 here whatever the result; closed when this fails), the root
+ * becoming the listener's (unotify_listener_set_root). -EBADF if already
+ * taken.
  */
 int unotify_child_listener(struct unotify_child *c, unotify_listener **ret);
 /*
@@ -357,6 +433,13 @@ struct unotify_open_plan {
 	char path[4096];
 	int error;          /* errno the target's own open would get while resolving, or 0 */
 	bool creates;       /* the file does not exist yet and O_CREAT will create it */
+	/*
+	 * path is not a name the file has under the sandbox's pinned root (it
+	 * is in another mount namespace or outside that root, or was replaced
+	 * or deleted while we looked): never match it against a path rule;
+	 * fail closed (EACCES) when one would be consulted.
+	 */
+	bool unnamed;
 	/* private to lib/ */
 	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating;
 			     * owned, closed by unotify_open_plan_release() */
@@ -482,6 +565,7 @@ struct unotify_path {
 	char path[4096];
 	int error;             /* errno the target's own lookup fails with, or 0 */
 	mode_t type;           /* S_IFMT of the file (0 for UNOTIFY_WALK_PARENT) */
+	bool unnamed;          /* as in struct unotify_open_plan: never match path as a path */
 	/* private to lib/ */
 	int fd;                /* O_PATH: the file, or the parent directory; owned, closed by
 				* unotify_path_release() */

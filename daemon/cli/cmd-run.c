@@ -36,6 +36,8 @@ static void run_usage(FILE *out)
 		"  --user USER           run the program as USER\n"
 		"  --drop-caps           drop every capability of the program\n"
 		"  --keep-caps LIST      keep only these capabilities (cap_chown,...)\n"
+		"  --share-pid           run the program in our pid namespace: it can then\n"
+		"                        signal, trace (CAP_SYS_PTRACE) or renice unotify\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
 		"  --no-landlock         no Landlock layer: the supervisor decides what it would\n"
 		"  --daemon              let unotifyd supervise, by its policy --policy-name\n"
@@ -98,6 +100,7 @@ enum {
 	OPT_DAEMON,
 	OPT_POLICY_NAME,
 	OPT_POLICY_DIR,
+	OPT_SHARE_PID,
 	OPT_SOCKET,
 	OPT_NO_LANDLOCK,
 };
@@ -119,6 +122,7 @@ static const struct option run_options[] = {
 	{ "daemon", optional_argument, NULL, OPT_DAEMON },
 	{ "policy-name", required_argument, NULL, OPT_POLICY_NAME },
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
+	{ "share-pid", no_argument, NULL, OPT_SHARE_PID },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "no-landlock", no_argument, NULL, OPT_NO_LANDLOCK },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -195,6 +199,9 @@ static int run_parse_one(int c, struct run_options *o)
 		return -EINVAL;
 	case OPT_NO_LANDLOCK:
 		o->no_landlock = true;
+		return 1;
+	case OPT_SHARE_PID:
+		o->share_pid = true;
 		return 1;
 	case 'q':
 		o->quiet = true;

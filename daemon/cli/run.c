@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
 
 #include "commands.h"
 #include "engine/enforce.h"
@@ -153,10 +157,63 @@ static int run_spawn_error(const char *prog, int r)
 	case -EISDIR:
 		fprintf(stderr, "unotify: %s: cannot execute: %s\n", prog, strerror(-r));
 		return EXIT_CANNOT_EXEC;
+	case -EBADFD:
+		fprintf(stderr, "unotify: a descriptor the program would inherit (a /proc "
+				"directory, a namespace or a pidfd) lets it reach processes outside "
+				"its pid namespace: close it, or pass --share-pid (see unotify(1))\n");
+		return EXIT_SUPERVISOR;
+
 	default:
 		fprintf(stderr, "unotify: cannot start %s: %s\n", prog, strerror(-r));
 		return EXIT_SUPERVISOR;
 	}
+}
+
+static bool run_has_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	return syscall(SYS_capget, &h, d) == 0 && (d[0].effective & (1U << CAP_SYS_ADMIN));
+}
+
+static int run_write_file(const char *path, const char *text)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(text);
+
+	if (fd < 0)
+		return negative_errno();
+	return write(fd, text, len) == (ssize_t)len ? 0 : negative_errno();
+}
+
+/*
+ * Without CAP_SYS_ADMIN we cannot make the program a pid namespace: we make
+ * ourselves a user namespace first, where we have it, with our own uid and
+ * gid mapped to themselves (the program keeps its ids and, as before, no
+ * capability once it execs; other users' files show as nobody). Once, while
+ * we are the only thread.
+ */
+static int run_enter_userns(void)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	int r;
+
+	if (run_has_sys_admin())
+		return 0;
+	if (unshare(CLONE_NEWUSER) < 0)
+		return negative_errno();
+	r = run_write_file("/proc/self/setgroups", "deny");
+	if (r < 0 && r != -ENOENT)
+		return r;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned int)uid, (unsigned int)uid);
+	r = run_write_file("/proc/self/uid_map", map);
+	if (r < 0)
+		return r;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned int)gid, (unsigned int)gid);
+	return run_write_file("/proc/self/gid_map", map);
 }
 
 static int run_pin_self(int cpu)
@@ -298,11 +355,20 @@ static int run_start(struct run_state *s)
 		.pin_cpu = o->cpu >= 0,
 		.cpu = o->cpu,
 		.landlock = run_landlock_attr(&s->landlock),
+		.share_pid = o->share_pid,
+		/* The sandbox's init execs us afresh (unotify.c): none of our memory in it. */
+		.init_exe = "/proc/self/exe",
 	};
 	int r;
 
 	if (o->cpu >= 0 && (r = run_pin_self(o->cpu)) < 0) {
 		fprintf(stderr, "unotify: cannot pin to CPU %d: %s\n", o->cpu, strerror(-r));
+		return EXIT_SUPERVISOR;
+	}
+	if (!o->share_pid && (r = run_enter_userns()) < 0) {
+		fprintf(stderr, "unotify: cannot give %s a pid namespace of its own (no user "
+				"namespace: %s); run as root, allow user namespaces, or pass "
+				"--share-pid (see unotify(1))\n", o->argv[0], strerror(-r));
 		return EXIT_SUPERVISOR;
 	}
 	r = unotify_spawn(&attr, &s->child);
@@ -442,8 +508,10 @@ static int run_handoff(struct run_state *s)
 	unotify_listener_free(steal_pointer(&s->listener));
 	/* Fail closed in the daemon (its policy changed since, or broke): stopped, not half-run. */
 	if (r == -ENODATA)
-		fprintf(stderr, "unotify: unotifyd would supervise it fail closed: %s\n",
-			why ? why : client_strerror(r));
+		fprintf(stderr, "unotify: unotifyd would supervise it fail closed: %s%s\n",
+			why ? why : client_strerror(r),
+			s->o->share_pid ? " (with --share-pid, unotifyd refuses the program unless "
+					  "started with --allow-shared-pid)" : "");
 	else if (r < 0)
 		fprintf(stderr, "unotify: %s\n", client_strerror(r));
 	if (r < 0) {
@@ -470,9 +538,7 @@ static int run_record_write(struct run_state *s)
 
 int run_main(const struct run_options *o)
 {
-	struct run_state s = { .o = o, .child = { .pid = -1, .pidfd = -1, .listener_fd = -1,
-						  .exec_status_fd = -1 },
-			       .syscount = { .fd = -1 } };
+	struct run_state s = { .o = o, .child = UNOTIFY_CHILD_INIT, .syscount = { .fd = -1 } };
 	int r;
 
 	if (run_prepare(&s) < 0) {

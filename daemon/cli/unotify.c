@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "lib/unotify.h"
 #include "lib/util.h"
 
 static const struct {
@@ -30,6 +31,9 @@ static void unotify_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* Our own image as the sandbox's init (run.c: init_exe): nothing of a run in it. */
+	if (argc > 0 && strcmp(argv[0], UNOTIFY_INIT_ARGV0) == 0)
+		return unotify_sandbox_init_main(argc, argv);
 	if (argc < 2) {
 		unotify_usage(stderr);
 		return EXIT_SUPERVISOR;

@@ -201,6 +201,9 @@ static int net_view_path(struct enforce_call *c, struct net_state *s, struct pol
 	r = enforce_resolve_path(c, 0, &how, &path);
 	if (r < 0)
 		return r;
+	/* As for path rules (enforce_cb_path): no name, no match. */
+	if (p[0].res.unnamed)
+		return enforce_fail(c, EACCES);
 	s->unix_resolved = true;
 	/* Deeper than a socket name can be: cannot be shown, so it is denied (fail closed). */
 	if (strlen(path) >= sizeof(v->unix_path))

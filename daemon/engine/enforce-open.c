@@ -122,6 +122,7 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 	/* What the audit trail shows, as for the other families (no fd of its own). */
 	c->paths[0].res.fd = -1;
 	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
+	c->paths[0].res.unnamed = s->plan.unnamed;
 	c->paths[0].resolved = true;
 	return 0;
 }

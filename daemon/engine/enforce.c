@@ -179,9 +179,19 @@ static int enforce_cb_path(void *userdata, int n, const char **ret_path)
 {
 	struct enforce_call *c = userdata;
 
+	int r;
+
 	if (n < 0 || n > 1 || !c->has_path[n])
 		return -ENOSYS;
-	return c->family->path(c, n, ret_path);
+	r = c->family->path(c, n, ret_path);
+	/*
+	 * No name under the sandbox's root (another mount namespace, outside
+	 * it, replaced meanwhile): a path rule must not take the text for a
+	 * path. The rule can be neither applied nor skipped: EACCES.
+	 */
+	if (r == 0 && c->paths && c->paths[n].resolved && c->paths[n].res.unnamed)
+		return enforce_fail(c, EACCES);
+	return r;
 }
 
 static int enforce_cb_open_flags(void *userdata, uint64_t *ret_flags)

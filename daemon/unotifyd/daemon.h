@@ -42,6 +42,7 @@ struct daemon_config {
 	bool harden;
 	bool audit_sync;       /* --audit-sync: no writer thread */
 	bool seccomp_kill;              /* the daemon's own filter kills instead of EPERM */
+	bool allow_shared_pid;          /* supervise sandboxes in our pid namespace */
 	int client_timeout_ms;
 };
 

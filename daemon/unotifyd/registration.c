@@ -7,13 +7,24 @@
  * acknowledgement says so. So is one whose program was started with the
  * kernel layer of another version of the policy (`unotify run --daemon`
  * says which it fetched: policySerial).
+ *
+ * The process the state names is pinned through a pidfd (a pid can be
+ * reused, a pidfd cannot): its root, which every name the policy sees is
+ * relative to from now on, and its pid namespace. A sandbox in ours could
+ * name the daemon (kill, ptrace, pidfd_getfd: every sandbox's listener) and
+ * every other sandbox: it is supervised fail closed unless the daemon was
+ * started with --allow-shared-pid.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "lib/uapi.h"
+#include "lib/unotify.h"
 #include "lib/util.h"
 #include "log.h"
 #include "policies.h"
@@ -62,11 +73,51 @@ static void registration_choose_policy(struct daemon *d, const struct oci_state 
 	policies_unref(set);
 }
 
+/* The first reason a sandbox fails closed is the one it is told. */
+static void registration_fail(struct sandbox_params *p, char *reason, size_t size,
+			      const char *what, int err)
+{
+	if (p->fail_reason)
+		return;
+	snprintf(reason, size, "%s%s%s", what, err ? ": " : "", err ? strerror(err) : "");
+	p->fail_reason = reason;
+}
+
+static void registration_pin(struct daemon *d, const struct oci_state *s,
+			     struct sandbox_params *p, char *reason, size_t size)
+{
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	char esc[OCI_ID_MAX * 4 + 8];
+	int r;
+
+	if (pidfd < 0) {
+		registration_fail(p, reason, size, "its process cannot be found", errno);
+		return;
+	}
+	r = unotify_pidns_shared(pidfd);
+	if (r < 0) {
+		registration_fail(p, reason, size, "its pid namespace cannot be told", -r);
+		return;
+	}
+	if (r > 0 && !d->config.allow_shared_pid)
+		registration_fail(p, reason, size,
+				  "it shares the daemon's pid namespace and could reach the daemon "
+				  "and every sandbox (give it a pid namespace of its own, or start "
+				  "unotifyd with --allow-shared-pid)", 0);
+	else if (r > 0)
+		log_warning("sandbox %s pid=%d shares the daemon's pid namespace "
+			    "(--allow-shared-pid): it can signal, trace or renice the daemon",
+			    log_escape(s->id, esc, sizeof(esc)), (int)s->pid);
+	r = unotify_root_open(pidfd, &p->root_fd);
+	if (r < 0)
+		registration_fail(p, reason, size, "its root cannot be pinned", -r);
+}
+
 int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 			struct proto_message *m)
 {
 	struct oci_state s;
-	struct sandbox_params p = { 0 };
+	struct sandbox_params p = { .root_fd = -1 };
 	char name[PROTO_POLICY_NAME_MAX + 2], reason[512], esc[OCI_ID_MAX * 4 + 8];
 	const char *why = NULL;
 	int fd, r;
@@ -81,6 +132,7 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	/* Close the fds we do not use now: the sandbox may live for days. */
 	proto_message_release(m);
 	registration_choose_policy(d, &s, name, sizeof(name), &p, reason, sizeof(reason));
+	registration_pin(d, &s, &p, reason, sizeof(reason));
 	p.id = s.id;
 	p.pid = s.pid;
 	p.policy_name = name;

@@ -222,9 +222,29 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 	}
 }
 
+/*
+ * Names are relative to the root the sandbox had when it registered. Without
+ * it (registration.c could not pin it) the sandbox is already failed closed.
+ */
+static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd)
+{
+	int r;
+
+	if (root_fd < 0)
+		return;
+	r = unotify_listener_set_root(l, root_fd);
+	if (r < 0 && s->enforcer.policy) {
+		s->fail_reason = strdup("the sandbox's root could not be pinned");
+		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "root not pinned";
+		s->enforcer.policy = NULL;
+		log_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id, strerror(-r));
+	}
+}
+
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
 {
 	struct unotify_loop_ops ops = { .decide = enforce_decide, .replied = sandbox_replied };
+	_cleanup_close_ int root_fd = p->root_fd;
 	unotify_listener *l = NULL;
 	struct sandbox *s;
 	char name[16];
@@ -243,6 +263,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 		sandbox_free(s);
 		return r;
 	}
+	sandbox_pin_root(s, l, TAKE_FD(root_fd));
 	sandbox_prepare(d, s, l);
 	sandbox_link(d, s);
 	sandbox_ack(s, conn);

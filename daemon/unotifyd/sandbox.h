@@ -19,6 +19,7 @@ struct sandbox_params {
 	const char *policy_name;
 	struct policy_entry *policy;   /* referenced, NULL: fail closed */
 	const char *fail_reason;
+	int root_fd;                   /* taken by sandbox_run: the sandbox's pinned root, or -1 */
 };
 
 /*

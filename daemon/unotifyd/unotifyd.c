@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <sys/prctl.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -80,6 +81,8 @@ static void usage(FILE *out)
 		"  --client-timeout MS    drop clients silent for MS milliseconds (default %d)\n"
 		"  --seccomp-default ACT  the daemon's own filter: errno (default) or kill\n"
 		"  --no-harden            keep capabilities, no seccomp filter (debugging only)\n"
+		"  --allow-shared-pid     supervise sandboxes in the daemon's own pid namespace\n"
+		"                         (they can reach the daemon and every sandbox)\n"
 		"  -t, --check            load the policies, report, exit (1 if one is broken)\n"
 		"  -v, --verbose          debug messages\n"
 		"  -h, --help, -V, --version\n",
@@ -107,7 +110,7 @@ static int parse_group(const char *s, gid_t *ret)
 enum {
 	OPT_SOCKET = 256, OPT_SOCKET_MODE, OPT_SOCKET_GROUP, OPT_ALLOW_GROUP, OPT_POLICY_DIR,
 	OPT_DEFAULT_POLICY, OPT_LOG, OPT_LOG_FORMAT, OPT_NO_SYNC, OPT_CLIENT_TIMEOUT,
-	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC, OPT_LOG_LEVEL,
+	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC, OPT_LOG_LEVEL, OPT_ALLOW_SHARED_PID,
 };
 
 static const struct option options[] = {
@@ -125,6 +128,7 @@ static const struct option options[] = {
 	{ "seccomp-default", required_argument, NULL, OPT_SECCOMP_DEFAULT },
 	{ "no-harden", no_argument, NULL, OPT_NO_HARDEN },
 	{ "audit-sync", no_argument, NULL, OPT_AUDIT_SYNC },
+	{ "allow-shared-pid", no_argument, NULL, OPT_ALLOW_SHARED_PID },
 	{ "check", no_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -159,6 +163,7 @@ static int parse_one(int opt, const char *arg, struct daemon_config *c, struct c
 	case OPT_NO_SYNC: c->sync = false; return 0;
 	case OPT_NO_HARDEN: c->harden = false; return 0;
 	case OPT_AUDIT_SYNC: c->audit_sync = true; return 0;
+	case OPT_ALLOW_SHARED_PID: c->allow_shared_pid = true; return 0;
 	case 't': cli->check = true; return 0;
 	case 'v': cli->verbose = true; return 0;
 	case OPT_SOCKET_MODE:
@@ -526,6 +531,12 @@ int main(int argc, char **argv)
 	int listen_fd = -1, sfd, r;
 	bool activated = false;
 
+	/*
+	 * Not dumpable: a process of our uid (a sandbox's root) needs
+	 * CAP_SYS_PTRACE to read our memory, trace us or take our
+	 * descriptors (every sandbox's listener), before any policy is read.
+	 */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	r = daemon_init(d, &cli, argc, argv);
 	if (r != CONTINUE)
 		return r;

@@ -9,7 +9,9 @@
  * This command runs outside any sandbox: each child loads its own filter
  * (raw BPF: getppid notified, the rest allowed, foreign ABIs killed) and
  * registers itself the way runc does (connect, one JSON state with the
- * listener in SCM_RIGHTS, close).
+ * listener in SCM_RIGHTS, close). As runtimes do, each sandbox is pid 1 of
+ * a pid namespace of its own (unotifyd refuses one in its namespace),
+ * unless ATTACK_SHARE_PID is set.
  */
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -48,6 +51,72 @@ struct box {
 };
 
 #define MAX_NOTIFIED 8
+
+/* Our pid as the daemon numbers it: set by box_fork() in a child of a namespace of its own. */
+static pid_t outer_pid;
+
+/*
+ * In the namespace's pid 1 (the registered process, as a container's init
+ * is): the sandbox proper is its child, so that what it forks may outlive
+ * it while pid 1 reaps them all, then exits with the sandbox's status.
+ * Returns in the sandbox; in our own namespace (shared), at once. Called
+ * once the caller closed what the sandbox must not hold (pid 1 keeps it).
+ */
+static void box_init(void)
+{
+	pid_t box, p;
+	int st, code = 0;
+
+	if (getpid() != 1)
+		return;
+	box = fork();
+	if (box <= 0)
+		return; /* the sandbox (or no fork: the sandbox is pid 1 itself) */
+	while ((p = wait(&st)) > 0 || errno == EINTR)
+		if (p == box)
+			code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	_exit(code);
+}
+
+/*
+ * fork(), the child pid 1 of a new pid namespace: we enter it for our next
+ * child only and come back, so that every sandbox gets one of its own.
+ * Unprivileged, or with ATTACK_SHARE_PID: our namespace. The child learns
+ * its pid in ours from a pipe.
+ */
+static pid_t box_fork(void)
+{
+	int ours = -1, p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if (!getenv("ATTACK_SHARE_PID")) {
+		ours = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+		if (ours >= 0 && unshare(CLONE_NEWPID) < 0) {
+			close(ours);
+			ours = -1;
+		}
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &outer_pid, sizeof(outer_pid)) != sizeof(outer_pid))
+			_exit(5);
+		close(p[0]);
+		return 0;
+	}
+	if (ours >= 0) {
+		if (setns(ours, CLONE_NEWPID) < 0)
+			abort(); /* our own namespace, as root: cannot fail */
+		close(ours);
+	}
+	close(p[0]);
+	if (pid > 0 && write(p[1], &pid, sizeof(pid)) != sizeof(pid))
+		pid = -1;
+	close(p[1]);
+	return pid;
+}
 
 /* Notify the listed calls, allow the rest, kill foreign ABIs; returns the listener. */
 static int load_filter(const int *nrs, int n)
@@ -93,7 +162,8 @@ static int register_as(const char *sock, int listener, const char *policy, int i
 		"{\"ociVersion\":\"1.0.2\",\"fds\":[\"seccompFd\"],\"pid\":%d,"
 		"\"metadata\":\"policy=%s\",\"state\":{\"ociVersion\":\"1.0.2\",\"id\":\"box-%d\","
 		"\"status\":\"creating\",\"pid\":%d,\"bundle\":\"/b\"}}",
-		(int)getpid(), policy, id, (int)getpid());
+		(int)(outer_pid ? outer_pid : getpid()), policy, id,
+		(int)(outer_pid ? outer_pid : getpid()));
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
@@ -183,6 +253,7 @@ static void box_main(const char *sock, const struct box *b)
 	int listener;
 	int getppid_nr = SYS_getppid;
 
+	box_init(); /* after our caller closed what the sandbox must not hold */
 	alarm(20); /* a hung sandbox dies of SIGALRM and is counted as hung */
 	listener = load_filter(&getppid_nr, 1);
 	if (listener < 0 ||
@@ -266,7 +337,7 @@ static int cmd_daemon_many(int argc, char **argv)
 				 .barrier = barrier[0] };
 
 		expected_lines += b.kind == 2 ? 2 : 1;
-		pids[i] = fork();
+		pids[i] = box_fork();
 		if (pids[i] == 0) {
 			close(results[0]);
 			close(barrier[1]);
@@ -360,10 +431,22 @@ static int parse_notified(char *list, int *nrs)
  */
 static int cmd_daemon_run(int argc, char **argv)
 {
-	int nrs[MAX_NOTIFIED], n, listener, r;
+	int nrs[MAX_NOTIFIED], n, listener, r, st;
+	pid_t box;
 
 	if (argc < 4)
 		return 2;
+	/* The sandbox is a child of ours, in a pid namespace of its own: its status is ours. */
+	box = box_fork();
+	if (box < 0)
+		return setup_failed("fork", errno);
+	if (box > 0) {
+		while (waitpid(box, &st, 0) < 0)
+			if (errno != EINTR)
+				return setup_failed("wait", errno);
+		return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
+	box_init();
 	n = parse_notified(argv[2], nrs);
 	if (n <= 0)
 		return 2;

@@ -13,9 +13,9 @@
  * under the filter: it is built without sanitizers, and its start-up makes
  * no call a test policy could trip over (no /proc reads before main).
  *
- * Pid arguments may be written "@SUP" (our parent: the supervisor of
- * `unotify run`), "@SUPTID" (the newest thread of the supervisor) or a
- * number. Paths may contain those words too: "/proc/@SUP/mem".
+ * Pid arguments may be written "@SUP" (the supervisor of `unotify run`:
+ * $ATTACK_SUP, its pid as the harness knows it, else our parent),
+ * "@SUPTID" (the newest thread of the supervisor) or a number. Paths may contain those words too: "/proc/@SUP/mem".
  */
 #ifndef UNOTIFY_ATTACK_H
 #define UNOTIFY_ATTACK_H

@@ -157,11 +157,14 @@ bounded() {
 
 # urun ARGS...: `unotify run -q ARGS...` bounded by RUN_TIMEOUT (URUN_TIMEOUT
 # for one call); URUN_CWD is the supervisor's (and the program's) cwd.
-# SUP_PID is the supervisor's pid.
+# SUP_PID is the supervisor's pid; the attack gets it as ATTACK_SUP (@SUP):
+# the program's parent is the sandbox's init, not the supervisor.
 urun() {
 	rm -f "$T/.sup"
 	bounded "${URUN_TIMEOUT:-$RUN_TIMEOUT}" sh -c '
 		echo $$ >"$0"
+		ATTACK_SUP=$$
+		export ATTACK_SUP
 		if [ -n "${URUN_CWD:-}" ]; then cd "$URUN_CWD" || exit 125; fi
 		exec "$@"' "$T/.sup" "$UNOTIFY" run -q "$@"
 	SUP_PID=$(cat "$T/.sup" 2>/dev/null || echo unknown)

@@ -24,7 +24,11 @@ not_leaked "chroot" SECRET-VIEW
 policy view-off 'default allow' "deny @file-read path=$T/box/secret EACCES" \
 	'implicit fixed-view off'
 attempt "$POL" chroot "$T/box" /secret
-leaked "chroot with fixed-view off" "read: SECRET-VIEW"
+# Even then the chroot changes no name: names are those under the root the
+# sandbox started with (the supervisor's side of issue 9), so the rule meets it.
+not_leaked "chroot with fixed-view off" SECRET-VIEW
+expect_grep "chroot with fixed-view off: named under the first root, the rule denies it" "$ERR" \
+	"verdict=deny errno=EACCES .*path=$(re_quote "$T/box/secret")\$"
 ucmd policy check "$POL"
 expect_grep "check says fixed-view off walks around the rule" "$ERR" \
 	"warning: implicit rule set 'fixed-view' turned off: .*rule at $(re_quote "$POL"):2 "
@@ -40,7 +44,9 @@ not_leaked "userns + bind mount" SECRET-VIEW
 if [ "$(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo 1)" = 1 ] &&
 	[ "$(cat /proc/sys/user/max_user_namespaces 2>/dev/null || echo 1)" != 0 ]; then
 	attempt "$T/view-off.policy" userns-bind "$T/box" "$T/pub" secret
-	leaked "userns + bind mount with fixed-view off" "read: SECRET-VIEW"
+	# A file of another mount namespace has no name under the first root: a
+	# consulted path rule fails the open (EACCES) rather than meet a false name.
+	not_leaked "userns + bind mount with fixed-view off" SECRET-VIEW
 fi
 RUN_OPTS=
 

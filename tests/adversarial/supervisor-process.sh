@@ -37,8 +37,9 @@ srun() {
 	user) urun --user 65534 --policy "$T/p.policy" -- "$ATTACK" "$@" ;;
 	same-uid)
 		rm -f "$T/.sup"
-		bounded "${URUN_TIMEOUT:-$RUN_TIMEOUT}" setpriv --reuid=65534 --regid=65534 \
-			--clear-groups -- "$UNOTIFY" run -q --policy "$T/p.policy" -- "$ATTACK" "$@"
+		bounded "${URUN_TIMEOUT:-$RUN_TIMEOUT}" sh -c 'ATTACK_SUP=$$; export ATTACK_SUP
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"' sh \
+			"$UNOTIFY" run -q --policy "$T/p.policy" -- "$ATTACK" "$@"
 		;;
 	esac
 }
@@ -101,6 +102,16 @@ case_begin vm-write-root "(root) process_vm_writev over the deny rule's path, th
 srun root vm-flip @SUP "$NEEDLE" "$T/$NEEDLE"
 if expect_blocked "$DENIED"; then case_pass "not written, not read"; fi
 
+# The program's parent is the sandbox's init (pid 1 of its namespace): outside
+# the policy, so it must hold nothing of the supervisor's (a fresh image).
+case_begin init-vm-read-root "(root) process_vm_readv the sandbox's init (the parent) for the deny rule's path"
+srun root vm-scan 1 "$NEEDLE"
+if expect_blocked; then case_pass "not in its memory"; fi
+
+case_begin init-vm-write-root "(root) process_vm_writev the sandbox's init, then open the denied file"
+srun root vm-flip 1 "$NEEDLE" "$T/$NEEDLE"
+if expect_blocked "$DENIED"; then case_pass "nothing to flip, not read"; fi
+
 # RLIMIT_NOFILE 0 on the supervisor: then the denied open, and the program's end.
 case_begin prlimit-nofile "(root) prlimit RLIMIT_NOFILE 0 on the supervisor"
 URUN_TIMEOUT=8 srun root prlimit @SUP nofile 0 "$T/$NEEDLE"
@@ -145,8 +156,10 @@ wait_until 10 test -e "$T/victim.ready" || fail "the victim sandbox never starte
 drun a getppid steal-daemon "$DPID" 2 6666
 ATTACKER_OUT=$OUT
 wait "$VICTIM" || true
+# Both must be BLOCKED: the attacker's lines follow a comment naming it.
 OUT="$(cat "$T/victim.out")
-attacker: $ATTACKER_OUT"
+# attacker:
+$ATTACKER_OUT"
 if expect_blocked; then case_pass "the victim got only 2222"; fi
 
 case_begin daemon-state "unotifyd is alive and running (not stopped) after that"

@@ -67,8 +67,8 @@ SANITIZER_REPORT='WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSa
 # daemon_show_report: prints the daemon's sanitizer report, if its log has one.
 daemon_show_report() {
 	if [ -n "$T" ] && [ -f "$T/d.err" ] && grep -Eq "$SANITIZER_REPORT" "$T/d.err"; then
-		printf '# the daemon'"'"'s sanitizer report:\n'
-		sed -En "/$SANITIZER_REPORT/,\$p" "$T/d.err" | head -80 | sed 's/^/# /'
+		say "--- the daemon's sanitizer report:"
+		say "$(sed -En "/$SANITIZER_REPORT/,\$p" "$T/d.err" | head -80)"
 		return 0
 	fi
 	return 1
@@ -80,8 +80,7 @@ daemon_exit() {
 	_rc=$?
 	set +e
 	daemon_show_report
-	(exit "$_rc")
-	lib_cleanup
+	lib_cleanup "$_rc"
 }
 
 # daemon_log_clean: no sanitizer report in the daemon's log (ThreadSanitizer

@@ -39,10 +39,13 @@ tap_result() {
 	printf '%s %d - %s%s\n' "$1" "$TAP_N" "$_text" "${3:+ # $3}"
 }
 
-# Kills what the test left running, by pid, removes the temp dir and ends
-# the TAP stream. Every EXIT trap of a test must call it.
+# lib_cleanup [STATUS]: kills what the test left running, by pid, removes
+# the temp dir and ends the TAP stream. Every EXIT trap of a test must call
+# it, last, with the script's exit status when other commands ran before it
+# (`trap '_rc=$?; ...; lib_cleanup "$_rc"' EXIT`): under set -e, anything
+# like `(exit $_rc)` in a trap ends the script before the plan is printed.
 lib_cleanup() {
-	_rc=$?
+	_rc=${1:-$?}
 	for pid in $BG_PIDS; do
 		kill -9 "$pid" 2>/dev/null || true
 	done
@@ -120,6 +123,10 @@ show_run() {
 	printf -- '--- status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' "$RC" "$OUT" "$ERR" |
 		sed 's/^/# /'
 }
+
+# What getppid really answers a program under `unotify run`: its parent is
+# the sandbox's init, pid 1 of the program's own pid namespace.
+REAL_PPID=1
 
 # urun ARGS...: runs `unotify run ARGS...`; sets RC, OUT (stdout), ERR (stderr)
 # and SUP_PID, the pid of the unotify process (the supervisor, parent of the

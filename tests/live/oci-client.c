@@ -4,7 +4,7 @@
  * for tests/live/daemon-*.sh.
  *
  *   register SOCKET [--style runc|crun|run] [--metadata M] [--id ID] [--notify a,b]
- *            [--no-ack] [--serial S] [--hold-close SECONDS] -- PROGRAM [ARGS]
+ *            [--no-ack] [--serial S] [--hold-close SECONDS] [--share-pid] -- PROGRAM [ARGS]
  *       a child loads a filter (notify the listed calls, allow the rest), its
  *       listener is sent in a runc- or crun-style container process state
  *       (or by client_register() of `unotify run --daemon`, with --metadata
@@ -15,6 +15,9 @@
  *       whose last close blocks for SECONDS (SO_LINGER, unsent data): the
  *       daemon's thread closing it is held between reading the message and
  *       registering the sandbox.
+ *       As a runtime does, each sandbox is pid 1 of a pid namespace of its
+ *       own (unotifyd refuses sandboxes in its namespace), unless --share-pid
+ *       (also for many and mix).
  *   send SOCKET [--data TEXT | --data-file F | --zeros N] [--fd PATH]...
  *       sends bytes with fds in SCM_RIGHTS, prints the answer, "eof" once the
  *       daemon closed the connection (exit 0), "open" if it did not in 10 s.
@@ -34,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -326,6 +330,39 @@ int hand_over(const struct reg_opts *o, int listener, pid_t pid, const char *id)
 	return r;
 }
 
+bool share_pid;
+
+/*
+ * fork(), the child in a new pid namespace (its pid 1) unless share_pid:
+ * we enter it for our children only, fork, and come back to ours, so that
+ * the next sandbox gets a namespace of its own too. Unprivileged (a hostile
+ * client): ours, as it could not do otherwise.
+ */
+pid_t fork_sandbox(void)
+{
+	int ours = -1;
+	pid_t pid;
+
+	if (!share_pid) {
+		ours = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+		if (ours < 0)
+			return -1;
+		if (unshare(CLONE_NEWPID) < 0) {
+			close(ours);
+			ours = -1;
+			if (errno != EPERM)
+				return -1;
+		}
+	}
+	pid = fork();
+	if (pid != 0 && ours >= 0) {
+		if (setns(ours, CLONE_NEWPID) < 0)
+			pid = -1;
+		close(ours);
+	}
+	return pid;
+}
+
 int wait_status(pid_t pid)
 {
 	int st;
@@ -349,7 +386,7 @@ pid_t child_start(scmp_filter_ctx ctx, int *ret_listener, int *ret_go)
 		close(sp[1]);
 		return -1;
 	}
-	pid = fork();
+	pid = fork_sandbox();
 	if (pid == 0) {
 		close(sp[0]);
 		close(go[1]);
@@ -530,7 +567,7 @@ static pid_t many_start(const struct reg_opts *o, scmp_filter_ctx ctx, int resul
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0)
 		return -1;
-	pid = fork();
+	pid = fork_sandbox();
 	if (pid == 0) {
 		close(sp[0]);
 		close(barrier[1]);
@@ -672,6 +709,10 @@ static int parse_reg(int argc, char **argv, struct reg_opts *o)
 
 		if (strcmp(a, "--") == 0)
 			return i + 1;
+		if (strcmp(a, "--share-pid") == 0) {
+			share_pid = true;
+			continue;
+		}
 		if (strcmp(a, "--no-ack") == 0) {
 			o->ack = false;
 			continue;

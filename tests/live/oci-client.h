@@ -45,6 +45,9 @@ void child_load(scmp_filter_ctx ctx, int sock);
  * *ret_go (for child_release). -1 on failure.
  */
 pid_t child_start(scmp_filter_ctx ctx, int *ret_listener, int *ret_go);
+/* --share-pid: sandboxes in our pid namespace; else each in one of its own (fork_sandbox). */
+extern bool share_pid;
+pid_t fork_sandbox(void);
 void child_release(int go);
 char *state_runc(pid_t pid, const char *id, const char *metadata);
 char *state_crun(pid_t pid, const char *id, const char *metadata);

@@ -127,14 +127,18 @@ const struct tcase cases[] = {
 	  .want_path = "@/secret/nobody.txt", .want_errno = EACCES },
 	{ .name = "root without capabilities, own file", .nocaps = true, .path = "@/secret/s.txt",
 	  .want_path = "@/secret/s.txt" },
-	{ .name = "chroot", .root = "@/root", .path = "/etc/hostname", .want_path = "/etc/hostname",
-	  .want_head = "chroot" },
+	/*
+	 * A chroot moves where the target's paths resolve, not the names the
+	 * policy sees: those stay relative to the root supervision started with.
+	 */
+	{ .name = "chroot", .root = "@/root", .path = "/etc/hostname",
+	  .want_path = "@/root/etc/hostname", .want_head = "chroot" },
 	{ .name = "chroot, dotdot", .root = "@/root", .path = "/../../../etc/../etc/hostname",
-	  .want_path = "/etc/hostname", .want_head = "chroot" },
+	  .want_path = "@/root/etc/hostname", .want_head = "chroot" },
 	{ .name = "chroot, absolute symlink", .root = "@/root", .path = "/link-abs",
-	  .want_path = "/etc/hostname", .want_head = "chroot" },
+	  .want_path = "@/root/etc/hostname", .want_head = "chroot" },
 	{ .name = "chroot, missing", .root = "@/root", .path = "/../etc/shadow",
-	  .want_path = "/etc/shadow", .want_plan_error = ENOENT, .want_errno = ENOENT },
+	  .want_path = "@/root/etc/shadow", .want_plan_error = ENOENT, .want_errno = ENOENT },
 	{ .name = "O_TRUNC", .path = "@/allowed/trunc.txt", .flags = O_WRONLY | O_TRUNC,
 	  .want_path = "@/allowed/trunc.txt" },
 	{ .name = "O_APPEND|O_NONBLOCK|O_CLOEXEC", .path = "@/allowed/a.txt",
@@ -161,13 +165,77 @@ const struct tcase cases[] = {
 	  .path = "@/secret/s.txt", .want_path = "@/secret/s.txt", .want_errno = EACCES },
 	{ .name = "thread-self in a thread", .thread = true, .path = "/proc/thread-self/status",
 	  .want_path = "/proc/%p/task/%t/status", .want_head = "\nPid:\t%t\n" },
+	/*
+	 * A mount namespace of the target's own that the listener's root is
+	 * not in: every file there is on a mount we do not have, so no text
+	 * is a name of ours (a policy must not match it: fail closed).
+	 */
 	{ .name = "mount namespace", .mountns = true, .path = "@/allowed/sub/m.txt",
-	  .want_path = "@/allowed/sub/m.txt", .want_head = "mounted" },
+	  .want_path = "@/allowed/sub/m.txt", .want_head = "mounted", .want_unnamed = true },
+	{ .name = "mount namespace, a file we have too", .mountns = true, .path = "@/allowed/a.txt",
+	  .want_path = "@/allowed/a.txt", .want_head = "allowed", .want_unnamed = true },
 	{ .name = "mount namespace, RESOLVE_NO_XDEV", .mountns = true, .nr = SYS_openat2,
 	  .dirfd = "@/allowed", .path = "sub/m.txt", .resolve = RESOLVE_NO_XDEV,
-	  .want_path = "@/allowed/sub/m.txt", .want_plan_error = EXDEV, .want_errno = EXDEV },
+	  .want_path = "@/allowed/sub/m.txt", .want_plan_error = EXDEV, .want_errno = EXDEV,
+	  .want_unnamed = true },
+	{ .name = "mount namespace, root pinned there", .mountns = true, .pin_root = true,
+	  .path = "@/allowed/sub/m.txt", .want_path = "@/allowed/sub/m.txt",
+	  .want_head = "mounted" },
 	{ .name = "pid namespace with its own /proc", .pidns = true, .path = "/proc/self/status",
-	  .want_path = "/proc/%p/status", .want_head = "\nTgid:\t%p\n" },
+	  .want_path = "/proc/%p/status", .want_head = "\nTgid:\t%p\n", .want_unnamed = true },
+	{ .name = "pid namespace, root pinned there", .pidns = true, .pin_root = true,
+	  .path = "/proc/self/status", .want_path = "/proc/%p/status",
+	  .want_head = "\nTgid:\t%p\n" },
+	{ .name = "pid namespace, thread-self", .pidns = true, .pin_root = true,
+	  .path = "/proc/thread-self/status", .want_path = "/proc/%p/task/%p/status",
+	  .want_head = "\nPid:\t%p\n" },
+	/*
+	 * The supervisor's own /proc entries pass every check of the kernel
+	 * for the supervising thread (same thread group), whatever it borrowed:
+	 * never reached for a target, by pid, by tid, by "..", cwd or dirfd.
+	 * (Root may read them itself; supervised, it may not.)
+	 */
+	{ .name = "our /proc/PID/environ", .path = "/proc/%s/environ",
+	  .want_path = "/proc/%s/environ", .want_plan_error = EACCES, .deviates = true, .sup_errno = EACCES },
+	{ .name = "our /proc/PID/mem", .path = "/proc/%s/mem", .want_path = "/proc/%s/mem",
+	  .want_plan_error = EACCES, .deviates = true, .sup_errno = EACCES },
+	{ .name = "our root through /proc", .path = "/proc/%s/root/etc/hostname",
+	  .want_path = "/proc/%s/root/etc/hostname", .want_plan_error = EACCES, .deviates = true,
+	  .sup_errno = EACCES },
+	{ .name = "our thread by tid", .path = "/proc/%s/task/%s/status",
+	  .want_path = "/proc/%s/task/%s/status", .want_plan_error = EACCES, .deviates = true,
+	  .sup_errno = EACCES },
+	{ .name = "our /proc through ..", .path = "/proc/self/../%s/status",
+	  .want_path = "/proc/%s/status", .want_plan_error = EACCES, .deviates = true,
+	  .sup_errno = EACCES },
+	{ .name = "our /proc as cwd", .cwd = "/proc/%s", .path = "status",
+	  .want_path = "/proc/%s/status", .want_plan_error = EACCES, .deviates = true,
+	  .sup_errno = EACCES },
+	{ .name = "our /proc as dirfd", .dirfd = "/proc/%s/task", .path = "%s/environ",
+	  .want_path = "/proc/%s/task/%s/environ", .want_plan_error = EACCES, .deviates = true,
+	  .sup_errno = EACCES },
+	{ .name = "our /proc as nobody", .uid = NOBODY, .path = "/proc/%s/cwd/allowed/a.txt",
+	  .want_path = "/proc/%s/cwd/allowed/a.txt", .want_plan_error = EACCES,
+	  .want_errno = EACCES },
+	{ .name = "/proc/1 is not ours", .path = "/proc/1/status", .want_path = "/proc/1/status",
+	  .want_head = "\nPid:\t1\n" },
+	/*
+	 * A target that is not dumpable (runc's init) may follow its own
+	 * links; we, in its credentials, may not: its own entries are walked
+	 * with ours, the file itself still opened as the target.
+	 */
+	{ .name = "not dumpable, own fd", .nodump = true, .nocaps = true,
+	  .dirfd = "@/allowed/a.txt", .path = "/proc/self/fd/10", .want_path = "@/allowed/a.txt",
+	  .want_head = "allowed" },
+	{ .name = "not dumpable nobody, own fd", .nodump = true, .uid = NOBODY,
+	  .dirfd = "@/allowed/a.txt", .path = "/proc/self/fd/10", .want_path = "@/allowed/a.txt",
+	  .want_head = "allowed" },
+	{ .name = "not dumpable nobody, own fd to a file it may not open", .nodump = true,
+	  .uid = NOBODY, .dirfd = "@/allowed/a.txt", .path = "/proc/self/cwd/secret/s.txt",
+	  .want_path = "@/secret/s.txt", .want_errno = EACCES },
+	{ .name = "not dumpable, own fd, pid namespace", .nodump = true, .nocaps = true,
+	  .pidns = true, .pin_root = true, .dirfd = "@/allowed/a.txt", .path = "/proc/self/fd/10",
+	  .want_path = "@/allowed/a.txt", .want_head = "allowed" },
 	{ .name = "unprivileged supervisor", .sup_uid = NOBODY, .uid = NOBODY, .cwd = "@/allowed",
 	  .path = "link-in", .want_path = "@/allowed/a.txt", .want_head = "allowed" },
 	{ .name = "unprivileged supervisor, create", .sup_uid = NOBODY, .uid = NOBODY,
@@ -287,6 +355,8 @@ static bool check_plan(const struct tcase *c, const struct seen *seen, pid_t pid
 	CHECK(seen->plan_error == c->want_plan_error, "plan error %d (%s), expected %d",
 	      seen->plan_error, strerror(seen->plan_error), c->want_plan_error);
 	CHECK(seen->creates == c->want_creates, "plan creates %d", seen->creates);
+	CHECK(seen->unnamed == c->want_unnamed, "plan unnamed %d, expected %d", seen->unnamed,
+	      c->want_unnamed);
 	return ok;
 }
 

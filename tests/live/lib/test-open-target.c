@@ -123,7 +123,9 @@ void fixture_reset(void)
 		die(p);
 }
 
-/* '@' becomes the fixture, "%p" the pid, "%t" the tid. */
+pid_t supervisor_pid;
+
+/* '@' becomes the fixture, "%p" the pid, "%t" the tid, "%s" the supervisor's pid. */
 void expand_tid(const char *in, pid_t pid, pid_t tid, char *out, size_t size)
 {
 	size_t n = 0;
@@ -137,6 +139,8 @@ void expand_tid(const char *in, pid_t pid, pid_t tid, char *out, size_t size)
 			w = snprintf(out + n, size - n, "%d", (int)pid), in++;
 		else if (in[0] == '%' && in[1] == 't')
 			w = snprintf(out + n, size - n, "%d", (int)tid), in++;
+		else if (in[0] == '%' && in[1] == 's')
+			w = snprintf(out + n, size - n, "%d", (int)supervisor_pid), in++;
 		else
 			out[n] = *in, w = 1;
 		n += (size_t)w < size - n ? (size_t)w : size - n - 1;
@@ -250,7 +254,7 @@ static int child_setup(const struct tcase *c)
 	    (setresgid(c->uid, c->uid, c->uid) < 0 || setresuid(c->uid, c->uid, c->uid) < 0))
 		return -errno;
 	/* An unprivileged supervisor needs ptrace access, as after exec. */
-	if (prctl(PR_SET_DUMPABLE, 1) < 0)
+	if (prctl(PR_SET_DUMPABLE, c->nodump ? 0 : 1) < 0)
 		return -errno;
 	return c->nocaps ? child_drop_caps() : 0;
 }

@@ -65,8 +65,21 @@ static int sup_how(unotify_listener *l, const struct seccomp_notif *req, char *p
 	return 0;
 }
 
+/* The target's root, as unotify run and unotifyd pin the sandbox's when supervision starts. */
+static int sup_pin_root(unotify_listener *l, pid_t pid)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int rootfd, r;
+
+	if (pidfd < 0)
+		return -errno;
+	r = unotify_root_open(pidfd, &rootfd);
+	close(pidfd);
+	return r < 0 ? r : unotify_listener_set_root(l, rootfd);
+}
+
 /* Resolves, performs and answers one notification, as the daemon's enforcer does. */
-static int sup_handle(unotify_listener *l, struct seen *seen)
+static int sup_handle(const struct tcase *c, unotify_listener *l, struct seen *seen)
 {
 	const struct seccomp_notif *req;
 	struct unotify_open_plan plan;
@@ -77,6 +90,10 @@ static int sup_handle(unotify_listener *l, struct seen *seen)
 	r = unotify_listener_recv(l, &req);
 	if (r < 0)
 		return r;
+	if (c->pin_root && (r = sup_pin_root(l, (pid_t)req->pid)) < 0) {
+		unotify_reply_errno(l, req->id, ENOSYS);
+		return r;
+	}
 	r = sup_how(l, req, path, sizeof(path), &how);
 	if (r < 0) {
 		unotify_reply_errno(l, req->id, ENOSYS);
@@ -93,6 +110,7 @@ static int sup_handle(unotify_listener *l, struct seen *seen)
 	snprintf(seen->path, sizeof(seen->path), "%s", plan.path);
 	seen->plan_error = plan.error;
 	seen->creates = plan.creates;
+	seen->unnamed = plan.unnamed;
 	fd = unotify_open_perform(&plan);
 	seen->perform = fd;
 	if (fd >= 0) {
@@ -105,7 +123,7 @@ static int sup_handle(unotify_listener *l, struct seen *seen)
 	return r < 0 ? r : 0;
 }
 
-static int sup_run(int listener, struct seen *seen)
+static int sup_run(const struct tcase *c, int listener, struct seen *seen)
 {
 	unotify_listener *l;
 	int r;
@@ -113,13 +131,13 @@ static int sup_run(int listener, struct seen *seen)
 	r = unotify_listener_new(listener, &l);
 	if (r < 0)
 		return r;
-	r = sup_handle(l, seen);
+	r = sup_handle(c, l, seen);
 	unotify_listener_free(l);
 	return r;
 }
 
 /* The supervisor as an ordinary user: a child drops root and every capability. */
-static int sup_run_as(uid_t uid, int listener, struct seen *seen)
+static int sup_run_as(const struct tcase *c, uid_t uid, int listener, struct seen *seen)
 {
 	int pfd[2], status, r;
 	pid_t pid;
@@ -135,7 +153,7 @@ static int sup_run_as(uid_t uid, int listener, struct seen *seen)
 		    setresuid(uid, uid, uid) < 0)
 			r = -errno;
 		if (r == 0)
-			r = sup_run(listener, seen);
+			r = sup_run(c, listener, seen);
 		else
 			close(listener);
 		seen->result = r;
@@ -172,7 +190,8 @@ int run_child(const struct tcase *c, bool supervised, struct report *rep, struct
 	else if (first.setup_error)
 		r = -first.setup_error;
 	if (r == 0 && supervised) {
-		r = c->sup_uid ? sup_run_as(c->sup_uid, listener, seen) : sup_run(listener, seen);
+		r = c->sup_uid ? sup_run_as(c, c->sup_uid, listener, seen)
+			       : sup_run(c, listener, seen);
 		listener = -1;
 	}
 	if (listener >= 0)
@@ -280,6 +299,7 @@ int main(void)
 	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	supervisor_pid = getpid();
 	if (geteuid() != 0)
 		return skip("needs root (targets of other users, chroot)");
 	if (unotify_features_probe(&f) < 0 || !f.user_notif || !f.addfd || !f.openat2)

@@ -52,6 +52,9 @@ struct tcase {
 	uid_t sup_uid;          /* the supervisor runs as this user, without capabilities */
 	int want_prepare_error; /* unotify_open_prepare fails so (the target gets ENOSYS) */
 	const char *sysctl;     /* "protected_symlinks=1": set under /proc/sys/fs for the case */
+	bool nodump;            /* the target is not dumpable (as runc's init is) */
+	bool pin_root;          /* the supervisor pins the target's root (names are relative to it) */
+	bool want_unnamed;      /* the plan says its path is no name of the file under the root */
 };
 
 /* What the target saw, sent to us after its setup and again after its call. */
@@ -73,12 +76,14 @@ struct seen {
 	char path[4096];
 	int plan_error;
 	bool creates;
+	bool unnamed;
 	int perform;
 	int result;
 };
 
 /* test-open-target.c: the fixture directory and the target child. */
 extern char fixture[64];
+extern pid_t supervisor_pid; /* "%s" in paths: the supervising process, whose /proc is off limits */
 void die(const char *what);
 void fixture_reset(void);
 void expand_tid(const char *in, pid_t pid, pid_t tid, char *out, size_t size);

@@ -8,9 +8,9 @@ setup_tmp
 TS='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z'
 echo secret >"$T/secret"
 
-say "== allow: the real call runs (getppid is the supervisor's pid)"
+say "== allow: the real call runs (getppid: the sandbox's init, pid 1)"
 urun --rule 'allow getppid' --rule 'default allow' -- "$PROBE" getppid
-expect_out "allow getppid" "ret=$SUP_PID"
+expect_out "allow getppid" "ret=$REAL_PPID"
 
 say "== deny: EPERM when no errno is written, by name, by number"
 urun --rule 'deny getppid' --rule 'default allow' -- "$PROBE" getppid
@@ -38,7 +38,9 @@ cat >"$T/log.policy" <<EOF
 log getppid
 default allow
 EOF
-urun --policy "$T/log.policy" -- "$PROBE" --pid getppid
+# The trail names a process by its pid in our pid namespace: what the program
+# knows of itself (probe --pid) only when it shares it (--share-pid).
+urun --share-pid --policy "$T/log.policy" -- "$PROBE" --pid getppid
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "log getppid runs the real call" "$OUT" "^ret=$SUP_PID\$"
 expect_grep "log getppid audit line" "$ERR" \
@@ -51,25 +53,25 @@ deny openat path=$T/secret EACCES
 
 default allow
 EOF
-urun --policy "$T/audit.policy" -- "$PROBE" --pid getppid
+urun --share-pid --policy "$T/audit.policy" -- "$PROBE" --pid getppid
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "return in the trail" "$ERR" \
 	"^$TS pid=$pid syscall=getppid verdict=return value=42 rule=$(re_quote "$T/audit.policy"):1 args=\\(\\)\$"
-urun --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
+urun --share-pid --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "denied open" "$OUT" '^err EACCES$'
 deny_trail=$ERR
 expect_grep "deny with path in the trail" "$ERR" \
 	"^$TS pid=$pid syscall=openat verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2 args=\\(AT_FDCWD, \"$(re_quote "$T/secret")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/secret")\$"
 echo hello >"$T/other"
-urun --log-level all --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+urun --share-pid --log-level all --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "open decided by the default" "$OUT" '^data=hello$'
 expect_grep "default in the trail (--log-level all)" "$ERR" \
 	"^$TS pid=$pid syscall=openat verdict=allow rule=default args=\\(AT_FDCWD, \"$(re_quote "$T/other")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/other")\$"
 
 say "== --log-level: allowed calls are left out by default, counted in --stats"
-urun --stats --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
+urun --share-pid --stats --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
 expect_grep "the allowed open ran" "$OUT" '^data=hello$'
 expect_no_grep "no allowed call in the default trail" "$ERR" ' verdict=allow '
 expect_grep "the table counts the allowed opens" "$ERR" '^openat +[1-9][0-9]* +0 +[1-9]'
@@ -88,7 +90,7 @@ expect_status "an unknown --log-level is bad usage" 125
 expect_grep "and says which levels exist" "$ERR" "takes deny, all or none, not 'verbose'"
 
 say "== the audit trail in JSON"
-urun --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
+urun --share-pid --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
 expect_grep "denied open (json run)" "$OUT" '^err EACCES$'
 printf '%s\n' "$ERR" >"$T/json.err"
@@ -121,7 +123,7 @@ then
 fi
 say "ok: JSON audit line for the denied open parses with every field"
 
-urun --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid getppid
+urun --share-pid --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid getppid
 printf '%s\n' "$ERR" >"$T/json.err"
 if ! python3 - "$T/json.err" <<'EOF'
 import json, sys
@@ -167,7 +169,7 @@ urun --rule "allow $BASE" --rule 'return getppid 42' --rule 'default deny EXDEV'
 	"$PROBE" getppid
 expect_out "return before default deny" "ret=42"
 urun --rule 'default allow' -- "$PROBE" getppid
-expect_out "default allow" "ret=$SUP_PID"
+expect_out "default allow" "ret=$REAL_PPID"
 urun --rule 'default kill' -- "$PROBE" getppid
 expect_run "default kill: execve itself is killed" 159 ""
 

@@ -33,7 +33,7 @@ cond_case() {
 	if [ "$match" = yes ]; then
 		expect_out "kernel layer: '$cond' with ($args) matches" "err EXDEV"
 	else
-		expect_out "kernel layer: '$cond' with ($args) does not match" "ret=$SUP_PID"
+		expect_out "kernel layer: '$cond' with ($args) does not match" "ret=$REAL_PPID"
 	fi
 	# shellcheck disable=SC2086
 	urun --rule "return getppid $cond 42" --rule 'default allow' -- "$PROBE" syscall 110 $args
@@ -42,7 +42,7 @@ cond_case() {
 		expect_grep "user layer: the supervisor decided it" "$ERR" \
 			'syscall=getppid .*verdict=return value=42'
 	else
-		expect_out "user layer: '$cond' with ($args) does not match" "ret=$SUP_PID"
+		expect_out "user layer: '$cond' with ($args) does not match" "ret=$REAL_PPID"
 	fi
 }
 
@@ -86,7 +86,7 @@ cond_case 'arg5==3' '3 3 3 3 3 0' no
 say "== first match wins across the layers"
 urun --rule 'allow getppid arg0==1' --rule 'return getppid 42' --rule 'default allow' -- \
 	"$PROBE" syscall 110 1
-expect_out "allow arg0==1 before return: arg0=1" "ret=$SUP_PID"
+expect_out "allow arg0==1 before return: arg0=1" "ret=$REAL_PPID"
 urun --rule 'allow getppid arg0==1' --rule 'return getppid 42' --rule 'default allow' -- \
 	"$PROBE" syscall 110 0
 expect_out "allow arg0==1 before return: arg0=0" "ret=42"

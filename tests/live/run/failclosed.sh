@@ -34,7 +34,9 @@ new_lines() {
 }
 
 say "== start: return getppid 42, the program calls getppid every 10 ms"
-"$UNOTIFY" run --rule 'return getppid 42' --rule 'default allow' -- \
+# --share-pid: the program's pid must be ours to watch it (the pid namespace
+# of the default changes nothing of what is checked: its init outlives us too).
+"$UNOTIFY" run --share-pid --rule 'return getppid 42' --rule 'default allow' -- \
 	"$PROBE" sleep-getppid 60 >"$T/out" 2>"$T/err" </dev/null &
 sup=$!
 track_pid "$sup"

@@ -53,7 +53,7 @@ x"
 
 	# A file of the test's own under /var/lib: nothing the policy fails to stop can harm.
 	V=$(mktemp /var/lib/unotify-contrib.XXXXXX)
-	trap 'rm -f "$V" "$V.moved"; lib_cleanup' EXIT
+	trap '_rc=$?; rm -f "$V" "$V.moved"; lib_cleanup "$_rc"' EXIT
 	urun --policy "$P/read-only-system.policy" -- sh -c "
 		rm -f $V || echo no-unlink
 		mv $V $V.moved || echo no-rename
@@ -140,7 +140,7 @@ if ! command -v cc >/dev/null 2>&1; then
 	skip_case build-sandbox "no C compiler (cc) installed"
 elif usable build-sandbox "$P/build-sandbox.policy"; then
 	B=$(mkdir -p /tmp/build && mktemp -d /tmp/build/unotify-contrib.XXXXXX)
-	trap 'rm -rf "$B"; rmdir /tmp/build 2>/dev/null || true; lib_cleanup' EXIT
+	trap '_rc=$?; rm -rf "$B"; rmdir /tmp/build 2>/dev/null || true; lib_cleanup "$_rc"' EXIT
 	mkdir "$B/tmp"
 	printf '#include <stdio.h>\nint main(void) { puts("built"); return 0; }\n' >"$B/hello.c"
 	URUN_CWD=$B urun --policy "$P/build-sandbox.policy" -- \

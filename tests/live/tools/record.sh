@@ -72,7 +72,7 @@ expect_grep "write: these opens may write" "$(cat "$pol")" "REVIEW: these opens 
 say "== both paths of a rename are recorded (outside scratch directories, kept exact)"
 # Not under the build tree: a clone may live in /tmp, which record folds.
 W=$(mktemp -d /var/lib/unotify-record-rename.XXXXXX)
-trap 'rm -rf "$W"; lib_cleanup' EXIT
+trap '_rc=$?; rm -rf "$W"; lib_cleanup "$_rc"' EXIT
 chmod 777 "$W"
 recorded rename sh -c "rm -f $W/b; echo x >$W/a && mv $W/a $W/b && cat $W/b"
 expect_grep "rename: the destination is in the policy" "$(cat "$pol")" "path=$(re_quote "$W")/b( |\$)"
