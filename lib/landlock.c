@@ -300,10 +300,16 @@ int landlock_apply(const struct unotify_landlock *ll)
 {
 	struct unotify_ll_ruleset_attr attr = {
 		.handled_access_fs = ll->handled_fs & landlock_fs_known(ll->abi),
+		.scoped = ll->abi >= 6 ? ll->scoped & (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
+						       LANDLOCK_SCOPE_SIGNAL)
+				       : 0,
 	};
 	int ruleset, r = 0;
 
-	if (!attr.handled_access_fs)
+	/* A scope asked and not known here: the caller was to refuse to start. */
+	if (ll->scoped & ~attr.scoped)
+		return -EOPNOTSUPP;
+	if (!attr.handled_access_fs && !attr.scoped)
 		return 0;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, landlock_attr_size(ll->abi), 0);
 	if (ruleset < 0)

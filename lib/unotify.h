@@ -265,6 +265,7 @@ struct unotify_landlock_rule {
 struct unotify_landlock {
 	int abi;            /* the ABI the rights were chosen for (unotify_features) */
 	uint64_t handled_fs;
+	uint64_t scoped;    /* LANDLOCK_SCOPE_* (ABI 6): abstract Unix sockets, signals */
 	const struct unotify_landlock_rule *rules;
 	size_t n_rules;
 };

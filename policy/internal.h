@@ -183,6 +183,9 @@ struct policy {
 	size_t n_implicit;                      /* rules[0..n_implicit) are implicit */
 	struct policy_move_pattern *moves;      /* the stopping rules' patterns, once (moves.c) */
 	size_t n_moves;
+	unsigned int scope;                     /* `scope` (scope.c): POLICY_SCOPE_* asked */
+	const char *scope_file;                 /* where it was first asked */
+	int scope_line;
 };
 
 static inline bool policy_rule_is_unconditional(const struct policy_rule *r)
@@ -393,6 +396,7 @@ bool glob_tells_apart_beneath(const char *pattern, const char *a, const char *b)
 /* implicit.c */
 /* `implicit NAME off`. */
 void implicit_parse(struct parser *ps, const struct lexer_line *words);
+void scope_parse(struct parser *ps, const struct lexer_line *words);
 /* At policy_finish: puts the sets the policy needs before its rules; warns about those off. */
 int implicit_add(struct policy *p, struct policy_diags *diags);
 

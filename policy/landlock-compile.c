@@ -303,6 +303,19 @@ static void ll_write_open_flags(const struct policy_landlock *ll, FILE *out)
 			ll->create_why);
 }
 
+/* "abstract-unix-socket signal": the scopes of the domain, as Landlock names them. */
+static const char *ll_scope_text(const struct policy_landlock *ll)
+{
+	if ((ll->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET) &&
+	    (ll->scoped & LANDLOCK_SCOPE_SIGNAL))
+		return "abstract-unix-socket signal";
+	if (ll->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET)
+		return "abstract-unix-socket";
+	if (ll->scoped & LANDLOCK_SCOPE_SIGNAL)
+		return "signal";
+	return "(none)";
+}
+
 int policy_landlock_write(const struct policy *p, const struct policy_landlock *ll, FILE *out)
 {
 	char names[256];
@@ -311,7 +324,11 @@ int policy_landlock_write(const struct policy *p, const struct policy_landlock *
 		return -EINVAL;
 	fprintf(out, "# The Landlock layer, for Landlock ABI %d\n", ll->abi);
 	policy_landlock_access_names(ll->handled_fs, names, sizeof(names));
-	fprintf(out, "handled %s\n", ll->handled_fs ? names : "(nothing: no ruleset)");
+	fprintf(out, "handled %s\n", ll->handled_fs ? names : "(no file right)");
+	if (ll->scope_why)
+		fprintf(out, "# no scope: %s\n", ll->scope_why);
+	else if (ll->scoped)
+		fprintf(out, "scoped %s\n", ll_scope_text(ll));
 	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++) {
 		const char *name = policy_landlock_family_name((enum policy_landlock_family)f);
 

@@ -590,6 +590,33 @@ static int ll_build_state(struct policy_landlock *ll, const struct policy *p)
 	return 0;
 }
 
+/* The policy's `scope`: Landlock's, from ABI 6; asked without it, why the program cannot start. */
+static void ll_scope(struct policy_landlock *ll, const struct policy *p)
+{
+	const char *file = NULL;
+	int line = 0;
+	unsigned int asked = policy_scope(p, &file, &line);
+	char names[64] = "";
+
+	if (!asked)
+		return;
+	if (ll->abi >= 6) {
+		if (asked & POLICY_SCOPE_ABSTRACT_UNIX)
+			ll->scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+		if (asked & POLICY_SCOPE_SIGNAL)
+			ll->scoped |= LANDLOCK_SCOPE_SIGNAL;
+		return;
+	}
+	for (unsigned int bit = 1; bit <= POLICY_SCOPE_SIGNAL; bit <<= 1)
+		if (asked & bit)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? " " : "", policy_scope_name(bit));
+	ll->scope_why = ll_printf("%s:%d: scope %s needs Landlock ABI 6 (here: %d; 0: none, or "
+				  "the layer is off): nothing else enforces it, so the program "
+				  "is not started",
+				  file ? file : "?", line, names, ll->abi);
+}
+
 int policy_landlock_build(const struct policy *p, int abi, struct policy_landlock **ret)
 {
 	struct policy_landlock *ll;
@@ -610,6 +637,8 @@ int policy_landlock_build(const struct policy *p, int abi, struct policy_landloc
 	r = ll_build_state(ll, p);
 	if (r == 0)
 		r = ll_finish(ll);
+	if (r == 0)
+		ll_scope(ll, p);
 	if (r < 0) {
 		policy_landlock_free(ll);
 		return r;
@@ -632,6 +661,7 @@ void policy_landlock_free(struct policy_landlock *ll)
 	if (!ll)
 		return;
 	ll_text_free(ll->create_why);
+	ll_text_free(ll->scope_why);
 	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++) {
 		ll_text_free(ll->why_not[f]);
 		if (ll->state) {

@@ -71,6 +71,14 @@ struct policy_landlock {
 	/* O_RDWR and O_RDONLY|O_TRUNC opens go to the supervisor: a rule grants read or write
 	 * alone. */
 	bool open_notify_rdwr;
+	/*
+	 * The policy's `scope` (policy_scope): the LANDLOCK_SCOPE_* the domain
+	 * gets, and, when this ABI lacks one asked (below 6, or the layer
+	 * off), why ("FILE:LINE: ..."): the program must then not start, as
+	 * nothing else enforces it. NULL otherwise.
+	 */
+	uint64_t scoped;
+	char *scope_why;
 	struct policy_landlock_state *state; /* private */
 };
 

@@ -111,9 +111,9 @@ static int parse_action_word(const char *s, enum policy_action *ret)
 
 static void parse_bad_action(struct parser *ps, const struct lexer_token *t, bool with_default)
 {
-	static const char *const words[] = { "allow",  "deny",	  "kill",    "log",
-					     "return", "default", "include", "implicit" };
-	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 3;
+	static const char *const words[] = { "allow",	"deny",	   "kill",     "log",	"return",
+					     "default", "include", "implicit", "scope" };
+	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 4;
 	const char *near = NULL;
 	char hint[64];
 
@@ -123,7 +123,7 @@ static void parse_bad_action(struct parser *ps, const struct lexer_token *t, boo
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 	parser_error(ps, t->col, near ? hint : NULL, "unknown action '%s': expected %s", t->text,
-		     with_default ? "allow, deny, kill, log, return, default, include or implicit"
+		     with_default ? "allow, deny, kill, log, return, default, include, implicit or scope"
 				  : "allow, deny, kill, log or return");
 }
 
@@ -552,6 +552,8 @@ static void parse_line(struct parser *ps, char *text, struct lexer_line *words)
 		parse_default(ps, words);
 	else if (strcmp(words->tokens[0].text, "implicit") == 0)
 		implicit_parse(ps, words);
+	else if (strcmp(words->tokens[0].text, "scope") == 0)
+		scope_parse(ps, words);
 	else if (parse_action_word(words->tokens[0].text, &action) == 0)
 		parse_rule(ps, action, words);
 	else

@@ -270,6 +270,18 @@ struct policy_implicit_info {
 
 int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret);
 
+/*
+ * `scope abstract-unix signal` (unotify.policy(5), SCOPE): the program may
+ * not reach an abstract Unix socket bound, or a process, outside its
+ * sandbox. Only Landlock (ABI 6) enforces it: without, the program must
+ * not start. The POLICY_SCOPE_* asked (0: none), and where first.
+ */
+#define POLICY_SCOPE_ABSTRACT_UNIX (1u << 0)
+#define POLICY_SCOPE_SIGNAL        (1u << 1)
+unsigned int policy_scope(const struct policy *p, const char **ret_file, int *ret_line);
+/* "abstract-unix", "signal": the name of one POLICY_SCOPE_* bit, or NULL. */
+const char *policy_scope_name(unsigned int bit);
+
 /* Named groups (@file-read, @network-io...): 0 and the sorted numbers, -ENOENT when unknown. */
 int policy_group_expand(const char *name, int *nrs, size_t size, size_t *ret_n);
 /* The i-th group name (with '@'), NULL past the end. */

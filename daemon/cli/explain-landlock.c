@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "explain-landlock.h"
+#include "lib/uapi.h"
 
 void explain_landlock_print_header(const struct run_landlock *ll)
 {
@@ -26,7 +27,18 @@ void explain_landlock_print_header(const struct run_landlock *ll)
 		printf("  opens that create: %s%s\n",
 		       layer->open_create ? "decided by Landlock too" : "with the supervisor: ",
 		       layer->open_create ? "" : layer->create_why);
-	if (layer && layer->n_rules)
+	if (layer && layer->scope_why)
+		printf("  scope: not enforceable here: %s\n", layer->scope_why);
+	else if (layer && layer->scoped)
+		printf("  scope: %s%s%s: decided by Landlock in the kernel (EPERM outside the "
+		       "sandbox)\n",
+		       (layer->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET) ? "abstract-unix" : "",
+		       layer->scoped ==
+				       (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
+			       ? " "
+			       : "",
+		       (layer->scoped & LANDLOCK_SCOPE_SIGNAL) ? "signal" : "");
+	if (layer && (layer->n_rules || layer->scoped))
 		printf("  (the ruleset: unotify policy compile FILE --landlock)\n");
 }
 
@@ -131,6 +143,21 @@ void explain_landlock_json_header(const struct run_landlock *ll, struct json_obj
 		json_object_object_add(fam, "opens that create", e);
 	}
 	json_object_object_add(l, "families", fam);
+	if (ll->layer && (ll->layer->scoped || ll->layer->scope_why)) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(
+			e, "abstract-unix",
+			json_object_new_boolean(ll->layer->scoped &
+						LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET));
+		json_object_object_add(
+			e, "signal",
+			json_object_new_boolean(ll->layer->scoped & LANDLOCK_SCOPE_SIGNAL));
+		if (ll->layer->scope_why)
+			json_object_object_add(e, "why_not",
+					       json_object_new_string(ll->layer->scope_why));
+		json_object_object_add(l, "scope", e);
+	}
 	json_object_object_add(l, "rules",
 			       json_object_new_int((int)(ll->layer ? ll->layer->n_rules : 0)));
 	json_object_object_add(o, "landlock", l);

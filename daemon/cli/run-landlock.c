@@ -106,7 +106,8 @@ int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock
 	while (r == 0) {
 		free(ll->rules);
 		ll->attr = (struct unotify_landlock){.abi = ll->abi,
-						     .handled_fs = ll->layer->handled_fs};
+						     .handled_fs = ll->layer->handled_fs,
+						     .scoped = ll->layer->scoped};
 		ll->rules = calloc(ll->layer->n_rules + 1, sizeof(*ll->rules));
 		if (!ll->rules)
 			return -ENOMEM;
@@ -135,7 +136,10 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 	if (!ll->rules)
 		return -ENOMEM;
 	ll->attr = (struct unotify_landlock){
-		.abi = ll->daemon.abi, .handled_fs = ll->daemon.handled, .rules = ll->rules};
+		.abi = ll->daemon.abi,
+		.handled_fs = ll->daemon.handled,
+		.scoped = ll->daemon.scoped,
+		.rules = ll->rules};
 	for (size_t i = 0; i < ll->daemon.n_rules; i++) {
 		const char *why = NULL;
 		int r = unotify_landlock_check(&ll->daemon.rules[i], &why);
@@ -155,7 +159,9 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 
 const struct unotify_landlock *run_landlock_attr(const struct run_landlock *ll)
 {
-	return (ll->layer || ll->daemon.rules) && ll->attr.handled_fs ? &ll->attr : NULL;
+	return (ll->layer || ll->daemon.rules) && (ll->attr.handled_fs || ll->attr.scoped)
+		       ? &ll->attr
+		       : NULL;
 }
 
 void run_landlock_free(struct run_landlock *ll)

@@ -318,6 +318,11 @@ static int run_prepare(struct run_state *s)
 		fprintf(stderr, "unotify: cannot work out the Landlock layer: %s\n", strerror(-r));
 		return r;
 	}
+	/* A `scope` only Landlock enforces, and it cannot here: never run without it. */
+	if (s->landlock.layer->scope_why) {
+		fprintf(stderr, "unotify: %s\n", s->landlock.layer->scope_why);
+		return -EOPNOTSUPP;
+	}
 	r = policy_compile_landlock(s->policy, s->landlock.layer, &s->prog);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));

@@ -106,6 +106,7 @@ int kernel_layer_answer_add_landlock(struct json_object *answer,
 	}
 	json_object_object_add(l, "abi", json_object_new_int(ll->abi));
 	json_object_object_add(l, "handled", json_object_new_int64((int64_t)ll->handled));
+	json_object_object_add(l, "scoped", json_object_new_int64((int64_t)ll->scoped));
 	for (size_t i = 0; i < ll->n_rules; i++)
 		json_object_array_add(rules, kernel_layer_rule(&ll->rules[i], ll->families[i]));
 	json_object_object_add(l, "rules", rules);
@@ -154,7 +155,12 @@ int kernel_layer_answer_landlock(struct json_object *answer, struct kernel_layer
 		return 0;
 	ll.abi = (int)kernel_layer_get_int(l, "abi", -1);
 	ll.handled = (uint64_t)kernel_layer_get_int(l, "handled", -1);
-	if (ll.abi < 0 || !json_object_object_get_ex(l, "rules", &rules) ||
+	/* Optional (a daemon before scopes); a scope the client cannot bind fails its spawn. */
+	ll.scoped = json_object_object_get_ex(l, "scoped", NULL)
+			    ? (uint64_t)kernel_layer_get_int(l, "scoped", -1)
+			    : 0;
+	if (ll.abi < 0 || ll.scoped == (uint64_t)-1 ||
+	    !json_object_object_get_ex(l, "rules", &rules) ||
 	    !json_object_is_type(rules, json_type_array) ||
 	    json_object_array_length(rules) > KERNEL_LAYER_LANDLOCK_RULES_MAX)
 		return -EPROTO;

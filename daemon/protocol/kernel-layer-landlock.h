@@ -8,7 +8,7 @@
  * members are optional: without them, the filter of the policy alone.
  *
  *   request  ... "landlock":{"abi":N,"off":["opens"|"exec",...]}
- *   answer   ... "landlock":{"abi":N,"handled":H,"rules":[{"path":P,
+ *   answer   ... "landlock":{"abi":N,"handled":H,"scoped":S,"rules":[{"path":P,
  *                "beneath":B,"access":A,"covered":C,"families":F},...]}
  */
 #ifndef UNOTIFY_KERNEL_LAYER_LANDLOCK_H
@@ -29,6 +29,7 @@ struct json_object;
 struct kernel_layer_landlock {
 	int abi;
 	uint64_t handled;
+	uint64_t scoped; /* LANDLOCK_SCOPE_* (the policy's `scope`; absent: 0) */
 	struct unotify_landlock_rule *rules;
 	unsigned int *families; /* per rule: bit f, the families that need it */
 	size_t n_rules;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <json-c/json.h>
@@ -21,8 +22,10 @@
 /* The ruleset of the layer, as the protocol carries it. */
 static int control_landlock_answer(const struct policy_landlock *ll, struct json_object *answer)
 {
-	struct kernel_layer_landlock k = {
-		.abi = ll->abi, .handled = ll->handled_fs, .n_rules = ll->n_rules};
+	struct kernel_layer_landlock k = {.abi = ll->abi,
+					  .handled = ll->handled_fs,
+					  .scoped = ll->scoped,
+					  .n_rules = ll->n_rules};
 	int r = -ENOMEM;
 
 	k.rules = calloc(ll->n_rules + 1, sizeof(*k.rules));
@@ -45,15 +48,21 @@ static int control_landlock_answer(const struct policy_landlock *ll, struct json
 }
 
 int control_landlock_layer(const struct policy *p, int abi, unsigned int off,
-			   struct json_object *answer, struct policy_program **ret_prog,
-			   const char **ret_why)
+			   struct json_object *answer, struct policy_program **ret_prog, char *buf,
+			   size_t size, const char **ret_why)
 {
 	struct policy_landlock *ll = NULL;
 	struct policy_program *prog = NULL;
 	int r;
 
 	*ret_why = "the Landlock layer could not be built";
-	r = policy_landlock_build(p, abi, &ll);
+	r = policy_landlock_build(p, abi < 0 ? 0 : abi, &ll);
+	if (r == 0 && ll->scope_why) {
+		/* Nothing but the client's Landlock enforces it: the program must not start. */
+		snprintf(buf, size, "%s", ll->scope_why);
+		*ret_why = buf;
+		r = -EOPNOTSUPP;
+	}
 	for (int f = 0; r == 0 && f < POLICY_LANDLOCK_FAMILIES; f++)
 		if (off & (1u << f))
 			r = policy_landlock_disable(ll, (enum policy_landlock_family)f,

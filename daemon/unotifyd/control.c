@@ -138,7 +138,7 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 	struct json_object *reply = NULL, *ll = json_object_new_object();
 	struct policy_program *with_ll = NULL;
 	const char *name = "?", *why = NULL;
-	char text[PROTO_POLICY_NAME_MAX + 96];
+	char text[PROTO_POLICY_NAME_MAX + 96], scope_why[1024];
 	unsigned int off = 0;
 	int r, abi = -1;
 
@@ -155,9 +155,13 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 		snprintf(text, sizeof(text), "policy '%s' is broken (see the daemon log)", name);
 		control_refuse_policy(conn, "broken-policy", text, set);
 		r = -ENODATA;
-	} else if (!ll || (abi >= 0 && (r = control_landlock_layer(e->policy, abi, off, ll,
-								     &with_ll, &why)) < 0)) {
-		/* The Landlock layer (control-landlock.c), when the client asked for it. */
+	} else if (!ll || ((abi >= 0 || policy_scope(e->policy, NULL, NULL)) &&
+			   (r = control_landlock_layer(e->policy, abi, off, ll, &with_ll, scope_why,
+						       sizeof(scope_why), &why)) < 0)) {
+		/*
+		 * The Landlock layer (control-landlock.c), when the client asked for
+		 * it, or to refuse a `scope` a client without the layer cannot keep.
+		 */
 		proto_reply_error(conn, ll ? why : "out of memory");
 		r = r < 0 ? r : -ENOMEM;
 	} else if (!(reply = kernel_layer_answer_new(e->name, e->serial,

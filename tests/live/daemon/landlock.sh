@@ -16,6 +16,8 @@ echo secret >"$T/secret"
 policy build "default allow
 allow @file-read @file-write path=$A/**
 deny  @file-write @file-create @file-delete kernel"
+policy scoped "default allow
+scope abstract-unix signal"
 start_daemon
 
 # d WHAT WANT PROBE_ARGS...: --daemon with and without the layer, and in-process.
@@ -62,5 +64,22 @@ if [ "${ABI:-0}" -ge 1 ]; then
 	say "ok: without the layer, the daemon decided it"
 else
 	skip_case "the layer is in use" "this kernel has no Landlock"
+fi
+say "== a policy's scope (Landlock ABI 6): bound by the client, or not started"
+rm -f "$T/ran"
+urun -q --no-landlock --daemon --socket "$SOCK" --policy-name scoped -- touch "$T/ran"
+expect_status "--daemon, scope without the layer: not started" 125
+expect_grep "the daemon says why" "$ERR" 'scope abstract-unix signal needs Landlock ABI 6'
+[ ! -e "$T/ran" ] || fail "the program ran without the scope"
+if [ "${ABI:-0}" -ge 6 ]; then
+	serve abstract stream unix "@unotify-dscope-$$" 1
+	urun -q --daemon --socket "$SOCK" --policy-name scoped -- \
+		"$PROBE" connect stream unix "@unotify-dscope-$$"
+	expect_out "--daemon, scope: an abstract socket bound outside" "err EPERM"
+	urun -q --daemon --socket "$SOCK" --policy-name scoped -- sh -c \
+		'kill -0 $PPID 2>/dev/null && echo sent || echo refused'
+	expect_out "--daemon, scope: no signal to the parent outside" refused
+else
+	skip_case "--daemon, scope bound by the client" "Landlock ABI ${ABI:-0} < 6"
 fi
 expect_daemon_alive "after the Landlock cases"
