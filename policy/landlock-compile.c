@@ -234,6 +234,9 @@ bool landlock_forces_notify(const struct policy_landlock *ll, int nr)
 	       ll->decided[POLICY_LANDLOCK_OPEN] && !policy_landlock_decides(ll, nr);
 }
 
+static const char ll_why_names[] = "Landlock checks names made and removed on their directory, "
+				   "a rule matches the name: the supervisor decides them";
+
 const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr)
 {
 	const struct policy_pathcall *pc = policy_pathcall_find(nr);
@@ -265,11 +268,23 @@ const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr)
 	if (nr == SYS_truncate)
 		return "the supervisor performs truncate (with the ruleset's truncate right "
 		       "handled, outside the sandbox)";
+	if (nr == SYS_mknodat
+#ifdef SYS_mknod
+	    || nr == SYS_mknod
+#endif
+	)
+		return "mknod makes regular files too: the supervisor decides it (and, with the "
+		       "make-reg right handled, performs it outside the sandbox)";
+	if (nr == SYS_symlinkat
+#ifdef SYS_symlink
+	    || nr == SYS_symlink
+#endif
+	)
+		return ll_why_names;
 	if (landlock_forces_notify(ll, nr) || pc->path_arg[1] >= 0)
 		return "Landlock refuses to move a file to another directory (EXDEV) without "
 		       "its refer right: the supervisor performs it, outside the sandbox";
-	return "Landlock checks names made and removed on their directory, a rule "
-	       "matches the name: the supervisor decides them";
+	return ll_why_names;
 }
 
 /* ---- The readable form ---- */

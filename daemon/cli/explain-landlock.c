@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "explain-landlock.h"
 #include "lib/uapi.h"
@@ -161,4 +162,27 @@ void explain_landlock_json_header(const struct run_landlock *ll, struct json_obj
 	json_object_object_add(l, "rules",
 			       json_object_new_int((int)(ll->layer ? ll->layer->n_rules : 0)));
 	json_object_object_add(o, "landlock", l);
+}
+
+bool explain_landlock_rule_decided(const struct run_landlock *ll, int nr, size_t index)
+{
+	return explain_landlock_note(ll, nr, index) != NULL;
+}
+
+const char *explain_landlock_why_not(const struct run_landlock *ll, int nr)
+{
+	static const char *const addressed[] = {"connect", "bind", "sendto", "sendmsg", "sendmmsg"};
+	const char *why = ll->layer ? policy_landlock_why_not(ll->layer, nr) : NULL;
+	const char *name = policy_syscall_name(nr);
+
+	if (why)
+		return why;
+	if (!ll->layer || ll->abi < 1)
+		return "no Landlock here (the kernel lacks it, or the layer is off)";
+	for (size_t i = 0; name && i < sizeof(addressed) / sizeof(addressed[0]); i++)
+		if (strcmp(name, addressed[i]) == 0)
+			return "socket addresses stay with the supervisor: Landlock's port right "
+			       "is TCP's alone, and it checks a socket's name on its directory "
+			       "(unotify.policy(5), LANDLOCK)";
+	return "Landlock has no right for this call";
 }

@@ -3,6 +3,9 @@
 #ifndef UNOTIFY_EXPLAIN_LANDLOCK_H
 #define UNOTIFY_EXPLAIN_LANDLOCK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <json-c/json.h>
 
 #include "policy/landlock.h"
@@ -21,5 +24,9 @@ void explain_landlock_json_syscall(const struct run_landlock *ll, int nr, struct
 void explain_landlock_json_rule(const struct run_landlock *ll, int nr, size_t index,
 				struct json_object *o);
 void explain_landlock_json_header(const struct run_landlock *ll, struct json_object *o);
+/* Does Landlock decide the calls of nr that rule index meets? */
+bool explain_landlock_rule_decided(const struct run_landlock *ll, int nr, size_t index);
+/* Why calls of nr are not Landlock's (never NULL: a call without a path has its reason too). */
+const char *explain_landlock_why_not(const struct run_landlock *ll, int nr);
 
 #endif

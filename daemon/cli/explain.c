@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "explain-landlock.h"
+#include "explain-rules.h"
 #include "run.h"
 #include "lib/util.h"
 #include "policy/policy.h"
@@ -383,7 +384,28 @@ static bool explain_wanted(const struct explain *x, int nr)
 	       policy_syscall_moves_checked(x->policy, nr);
 }
 
-static int explain_walk(const struct explain *x, struct json_object *list)
+/* Where each rule of es is enforced, for the section by rule (explain-rules.h). */
+static int explain_place(const struct explain *x, const struct explain_syscall *es,
+			 struct explain_at_list *at)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < es->n_rules && r == 0; i++) {
+		const struct explain_rule *er = &es->rules[i];
+
+		if (explain_landlock_rule_decided(&x->landlock, es->nr, er->index))
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_LANDLOCK, NULL);
+		else if (er->n_how == 1 && er->how[0] == EXPLAIN_KERNEL)
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_KERNEL, NULL);
+		else
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_SUPERVISOR,
+					   explain_landlock_why_not(&x->landlock, es->nr));
+	}
+	return r;
+}
+
+static int explain_walk(const struct explain *x, struct json_object *list,
+			struct explain_at_list *at)
 {
 	for (size_t nr = 0; nr < x->prog->nr_max; nr++) {
 		struct explain_syscall es;
@@ -398,7 +420,10 @@ static int explain_walk(const struct explain *x, struct json_object *list)
 			json_object_array_add(list, explain_json_syscall(x, &es));
 		else
 			explain_print_syscall(x, &es);
+		r = explain_place(x, &es, at);
 		free(es.rules);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -453,6 +478,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 static int explain_run(const struct explain *x)
 {
 	struct json_object *o = NULL, *list = NULL;
+	struct explain_at_list at = { 0 };
 	struct explain_rule others;
 	int r;
 
@@ -461,7 +487,11 @@ static int explain_run(const struct explain *x)
 		return r;
 	if (!x->json) {
 		explain_print_header(x, &others);
-		return explain_walk(x, NULL);
+		r = explain_walk(x, NULL, &at);
+		if (r == 0 && x->only_nr < 0)
+			explain_at_print(x->policy, &at);
+		explain_at_free(&at);
+		return r;
 	}
 	o = json_object_new_object();
 	list = json_object_new_array();
@@ -473,8 +503,10 @@ static int explain_run(const struct explain *x)
 	json_object_object_add(o, "implicit", explain_json_implicit(x));
 	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
-	r = explain_walk(x, list);
+	r = explain_walk(x, list, &at);
 	json_object_object_add(o, "syscalls", list);
+	json_object_object_add(o, "rules", explain_at_json(x->policy, &at));
+	explain_at_free(&at);
 	if (r == 0)
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								  JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -486,7 +518,8 @@ static void explain_usage(FILE *out)
 {
 	fprintf(out, "Usage: unotify policy explain FILE... [--syscall NAME] [--json]\n"
 		     "Shows, per syscall the policy names, its layer, the rules its calls meet\n"
-		     "in order and how each verdict is enforced. See unotify(1).\n");
+		     "in order and how each verdict is enforced, then the layers of each rule.\n"
+		     "See unotify(1).\n");
 }
 
 /* Returns 1 to go on, 0 after --help, EXIT_USAGE on bad usage (reported). */

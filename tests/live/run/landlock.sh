@@ -48,6 +48,21 @@ if [ "${ABI:-0}" -ge 1 ]; then
 	expect_grep "explain: exec is Landlock's" "$OUT" '^  exec: decided by Landlock'
 	expect_grep "explain: stat stays with the supervisor, and why" "$OUT" \
 		'not Landlock: Landlock does not check stat'
+	rules=$(printf '%s\n' "$OUT" | sed -n '/^the layer of each rule/,$p')
+	expect_grep "explain by rule: the exec allow-list is Landlock's" \
+		"$(printf '%s\n' "$rules" | grep -A1 '@file-exec path=/usr/\*\*')" \
+		'^      Landlock in the kernel: execve execveat$'
+	expect_grep "explain by rule: the hidden file's stat rule is the supervisor's, and why" \
+		"$(printf '%s\n' "$rules" | grep -A2 "path=$T/hidden -> deny ENOENT")" \
+		'^        not Landlock: Landlock does not check stat'
+	expect_grep "explain by rule: the implicit mount refusal is the seccomp filter's" \
+		"$(printf '%s\n' "$rules" | grep -A1 '^  implicit:fixed-view:1: ')" \
+		'^      seccomp filter in the kernel: '
+	expect_grep "explain by rule: so the policy's own @mount is never reached" \
+		"$(printf '%s\n' "$rules" | grep -A1 'mixed.policy:2: ')" \
+		'^      never reached: '
+	capture "policy explain --json" "$UNOTIFY" policy explain --json "$POL"
+	expect_grep "explain --json: each rule's layers" "$OUT" '"why_not_landlock":'
 	capture "policy compile --landlock" "$UNOTIFY" policy compile "$POL" --landlock
 	expect_grep "the ruleset grants writes beneath the tree" "$OUT" \
 		"^beneath $A .*write-file"

@@ -130,6 +130,16 @@ if [ "$("$UNOTIFY" info | sed -n 's/^landlock-abi: //p')" -ge 1 ] 2>/dev/null; t
 		'^  opens: decided by Landlock'
 	expect_grep "build-sandbox: and says what stays with the supervisor" "$OUT" \
 		'not Landlock: Landlock does not check chmod'
+	rules=$(printf '%s\n' "$OUT" | sed -n '/^the layer of each rule/,$p')
+	expect_grep "build-sandbox: by rule, the tree's allow is Landlock's for the opens" \
+		"$(printf '%s\n' "$rules" | grep -A1 'path=/tmp/build/\*\* -> allow')" \
+		'^      Landlock in the kernel: open openat$'
+	expect_grep "build-sandbox: by rule, its chmod refusal is the supervisor's, and why" \
+		"$(printf '%s\n' "$rules" | grep -A2 '@file-attr path=/\*\* -> deny EACCES')" \
+		'^        not Landlock: Landlock does not check chmod'
+	expect_grep "build-sandbox: by rule, the socket refusal is the seccomp filter's" \
+		"$(printf '%s\n' "$rules" | grep -A1 'socket socketpair arg0>1')" \
+		'^      seccomp filter in the kernel: socket socketpair$'
 	capture "explain read-only-system" "$UNOTIFY" policy explain "$P/read-only-system.policy"
 	expect_grep "read-only-system: explain says why its rules stay" "$OUT" \
 		'^  opens: not Landlock: .*read-only-system.policy:[0-9]+: a denial with its own errno'
