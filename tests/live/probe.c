@@ -103,7 +103,8 @@ static void probe_usage(void)
 	      "  fanotify FILE COUNT SECS   print the pid of each process opening FILE\n"
 	      "file calls (stat, readlink, access, unlink, mkdir, rename, link, symlink, chmod,\n"
 	      "chown, utimensat, truncate...): see probe-fs.c; sockets (connect, bind, sendto,\n"
-	      "sendmsg, serve): probe-net.c; race-stat, race-mkdir, race-connect: probe-race.c\n",
+	      "sendmsg, serve): probe-net.c; race-stat, race-mkdir, race-connect, race-exec:\n"
+	      "probe-race.c\n",
 	      stderr);
 }
 
