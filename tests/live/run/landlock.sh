@@ -188,8 +188,17 @@ RUN_OPTS="--user nobody"
 three "nobody writes a file of the tree" "ok fd=" open "$A/file" wronly
 three "nobody, outside (the kernel's answer, also DAC's)" "err EACCES" open "$T/secret" wronly
 three "nobody creates in the tree" "ok fd=" open "$A/by-nobody" wronly creat
-[ "$(stat -c %U "$A/by-nobody")" = nobody ] || fail "the file nobody created is not nobody's"
-say "ok: the created file belongs to nobody"
+for mode in on off; do
+	opt=
+	[ $mode = off ] && opt=--no-landlock
+	rm -f "$A/by-nobody"
+	# shellcheck disable=SC2086
+	urun $opt --user nobody -q --log /dev/null --policy "$POL" -- "$PROBE" open "$A/by-nobody" \
+		wronly creat
+	[ "$(stat -c %U:%G "$A/by-nobody")" = "$(id -un nobody):$(id -gn nobody)" ] ||
+		fail "the file nobody created ($mode) is $(stat -c %U:%G "$A/by-nobody")"
+	say "ok: the file nobody created belongs to nobody ($mode)"
+done
 RUN_OPTS=
 RESET=
 
