@@ -105,11 +105,13 @@ for f in features:
         v = v == "available"
     want = text[f] == "available"
     assert v == want, "%s: JSON says %r, text says %r" % (f, v, text[f])
+assert doc.get("landlock_abi") == int(text["landlock-abi"]), \
+    "landlock_abi: JSON says %r, text says %r" % (doc.get("landlock_abi"), text["landlock-abi"])
 EOF
 then
 	show_run
 	fail "unotify info --json"
 fi
-say "ok: JSON parses, has the release and all 11 features, agreeing with the text"
+say "ok: JSON parses, has the release, all 11 features and the Landlock ABI, agreeing with the text"
 
 say "PASS: info"
