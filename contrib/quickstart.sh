@@ -10,7 +10,7 @@
 set -eu
 
 # -P: the tree itself, also when reached through a symbolic link.
-top=$(cd "$(dirname "$0")/.." && pwd -P)
+top=$(cd -P "$(dirname "$0")/.." && pwd -P)
 cd "$top"
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
