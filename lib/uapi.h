@@ -35,6 +35,15 @@
 #if !HAVE_DECL_SYS_PIDFD_GETFD
 #define SYS_pidfd_getfd 438
 #endif
+#if !HAVE_DECL_SYS_PIDFD_SEND_SIGNAL
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000 /* <fcntl.h> with _GNU_SOURCE; 2.6.39 */
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1 /* open_tree(2), 5.2; <sys/mount.h> since glibc 2.36 */
+#endif
 #if !HAVE_DECL_SYS_OPENAT2
 #define SYS_openat2 437
 #endif

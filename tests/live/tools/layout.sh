@@ -47,6 +47,11 @@ if command -v git >/dev/null 2>&1 && git -C "$top_srcdir" rev-parse --git-dir >/
 	hits=$(cd "$top_srcdir" && git grep -n -e '\.\./shared' -e 'FIELD-NOTES' -- . ':!tests/live/tools/layout.sh' || true)
 	[ -z "$hits" ] || fail "files outside the repository cited: $hits"
 	say "ok: no code or doc cites a file outside the repository"
+	# A kernel constant missing from old headers is defined once, in lib/uapi.h.
+	fallbacks=$(cd "$top_srcdir" && git grep -n -A1 -E '^#\s*ifndef\s+(SYS_|__NR_|SECCOMP_|AT_|O_|RESOLVE_|OPEN_TREE|MOVE_MOUNT|CLONE_|PR_|PIDFD_|LANDLOCK_|F_|MS_|MNT_)' -- \
+		'*.c' '*.h' ':!lib/uapi.h' | grep -E '^[^ ]+-[0-9]+-#\s*define' || true)
+	[ -z "$fallbacks" ] || fail "kernel fallbacks outside lib/uapi.h: $fallbacks"
+	say "ok: every kernel fallback constant is defined in lib/uapi.h only"
 else
 	skip_case "no citation of files outside the repository" "not a git checkout"
 fi
