@@ -84,7 +84,7 @@ demo() {
 	printf '%s\n' "$out" | grep -q '^demo: denied, as the policy says$' ||
 		{ say "$out"; die "the demo read /etc/shadow"; }
 	printf '%s\n' "$out" | grep -q 'answered getppid: 42$' || { say "$out"; die "no getppid 42"; }
-	grep -q 'path=/etc/shadow verdict=deny errno=EACCES' "$work/audit.log" ||
+	grep -q 'syscall=openat verdict=deny errno=EACCES .*path=/etc/shadow$' "$work/audit.log" ||
 		die "the audit trail lacks the denial"
 }
 demo "$root"
