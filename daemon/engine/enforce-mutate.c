@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,7 +526,13 @@ static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
 		}
 		p[n] = &c->paths[n].res;
 	}
-	enforce_result(c, v, mutate_call(c, c->state, p[0], p[1]));
+	r = mutate_call(c, c->state, p[0], p[1]);
+	/* Past the program's RLIMIT_FSIZE the kernel raises SIGXFSZ too (inode_newsize_ok). */
+	if (r == -EFBIG && ((struct mutate_state *)c->state)->kind == MUTATE_TRUNCATE) {
+		enforce_verdict_signal(c, v, SIGXFSZ, EFBIG);
+		return;
+	}
+	enforce_result(c, v, r);
 }
 
 static void mutate_release(struct enforce_call *c)
