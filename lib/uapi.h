@@ -10,7 +10,10 @@
 #include "config.h"
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #if !HAVE_DECL_SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -101,6 +104,20 @@
 #endif
 #ifndef RESOLVE_CACHED
 #define RESOLVE_CACHED 0x20
+#endif
+
+/* Used by the adversarial programs; their headers first, so a definition there wins. */
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2) /* renameat2(2), 3.18; <stdio.h> since glibc 2.28 */
+#endif
+#ifndef MSG_FASTOPEN
+#define MSG_FASTOPEN 0x20000000 /* TCP fast open by sendto(2), 3.7 */
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1 /* userfaultfd(2), 5.11 */
+#endif
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00) /* /dev/userfaultfd, 6.1 */
 #endif
 
 #endif
