@@ -33,6 +33,7 @@
 #include <linux/userfaultfd.h>
 
 #include "attack.h"
+#include "lib/uapi.h"
 
 static int r2_listener_fd = -1;
 
@@ -280,13 +281,6 @@ static bool r2_in_syscall(int fd, long nr, atomic_int *done)
 	}
 	return atomic_load(done);
 }
-
-#ifndef UFFD_USER_MODE_ONLY
-#define UFFD_USER_MODE_ONLY 1
-#endif
-#ifndef USERFAULTFD_IOC_NEW
-#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
-#endif
 
 /*
  * A userfaultfd: "kernel" (userfaultfd(2) that handles the kernel's faults
