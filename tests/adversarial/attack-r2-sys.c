@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -379,6 +380,58 @@ static int cmd_uffd_stall(int argc, char **argv)
 	_exit(0);
 }
 
+/*
+ * lease-stall FILE: a read lease of ours on FILE (we own it), then another
+ * thread opens FILE for writing: the open the supervisor performs for it
+ * waits for the lease to be given back (up to lease-break-time, 45 s) --
+ * as ours would, but in the supervisor. Then getppid (answered by the
+ * policy): a supervisor held by the open never answers it.
+ */
+static void *r2_lease_opener_main(void *arg)
+{
+	struct r2_uffd_staller *st = arg;
+	char byte;
+
+	st->sysfd = open("/proc/thread-self/syscall", O_RDONLY | O_CLOEXEC);
+	atomic_store(&st->tid, (int)syscall(SYS_gettid));
+	if (read(st->go[0], &byte, 1) == 1)
+		openat(AT_FDCWD, st->path, O_WRONLY | O_CLOEXEC);
+	atomic_store(&st->done, 1);
+	return NULL;
+}
+
+static int cmd_lease_stall(int argc, char **argv)
+{
+	static struct r2_uffd_staller st;
+	pthread_t th;
+	long v;
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	/* The lease break's SIGIO would end us: a holder that does not give it back. */
+	signal(SIGIO, SIG_IGN);
+	/* open(2), not openat: the policy decides openat, the lease's own fd need not be. */
+	fd = (int)syscall(SYS_open, argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+		return setup_failed("F_SETLEASE", errno);
+	st.path = argv[0];
+	if (pipe(st.go) < 0 || pthread_create(&th, NULL, r2_lease_opener_main, &st) != 0)
+		return setup_failed("thread", EAGAIN);
+	while (atomic_load(&st.tid) == 0)
+		pause_ms(1);
+	if (st.sysfd < 0 || write(st.go[1], "g", 1) != 1)
+		return setup_failed("syscall-file", errno);
+	if (!r2_in_syscall(st.sysfd, SYS_openat, &st.done))
+		return setup_failed("opener-not-in-call", 0);
+	note("the other thread is inside its openat for writing, our read lease held");
+	v = syscall(SYS_getppid);
+	result("ANSWERED getppid=%ld", v);
+	_exit(0);
+}
+
 static int r2_hex(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -417,6 +470,8 @@ static int cmd_open_hex(int argc, char **argv)
 }
 
 const struct attack_cmd attack_r2_sys_cmds[] = {
+	{ "lease-stall", "FILE         a read lease, an open for writing of FILE, then getppid",
+	  cmd_lease_stall },
 	{ "nested-listener", "PATH  our own NEW_LISTENER filter answering CONTINUE",
 	  cmd_nested_listener },
 	{ "i386-open", "PATH          open through int $0x80", cmd_i386_open },
