@@ -187,4 +187,3 @@ size_t abuf_finish(struct audit_buf *b, const char *start)
 	*b->p++ = '\n';
 	return (size_t)(b->p - start);
 }
-
