@@ -147,15 +147,14 @@ static int r2_write_file(const char *path, const char *text)
  * every capability, then PATH opened. Our capabilities there count for
  * nothing outside: PATH (another user's 0600 file) stays unreadable.
  */
-static int cmd_userns_read(int argc, char **argv)
+/* A user namespace of our own, our uid and gid mapped to 0 in it (every capability there). */
+static int r2_enter_userns(void)
 {
 	char map[64];
 	uid_t uid = getuid();
 	gid_t gid = getgid();
 	int r;
 
-	if (argc != 1)
-		return 2;
 	/* After --user the process is not dumpable: /proc/self/uid_map would be root's. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	if (unshare(CLONE_NEWUSER) < 0)
@@ -171,7 +170,37 @@ static int cmd_userns_read(int argc, char **argv)
 		return setup_failed("id maps", -r);
 	note("in a user namespace of our own as uid %u (outside %u)", (unsigned)getuid(),
 	     (unsigned)uid);
-	return leak_path(AT_FDCWD, argv[0]);
+	return 0;
+}
+
+static int cmd_userns_read(int argc, char **argv)
+{
+	int r;
+
+	if (argc != 1)
+		return 2;
+	r = r2_enter_userns();
+	return r ? r : leak_path(AT_FDCWD, argv[0]);
+}
+
+/*
+ * userns-do CMD ARGS...: the attack CMD run in a user namespace of our own
+ * (ids are then those of the namespace: an ACL's uid, chown's).
+ */
+static int cmd_userns_do(int argc, char **argv)
+{
+	char *args[16] = { "attack" };
+	int r;
+
+	if (argc < 1 || argc > 14)
+		return 2;
+	r = r2_enter_userns();
+	if (r)
+		return r;
+	for (int i = 0; i < argc; i++)
+		args[i + 1] = argv[i];
+	execv("/proc/self/exe", args);
+	return setup_failed("exec", errno);
 }
 
 #define NR_LANDLOCK_CREATE_RULESET 444
@@ -477,6 +506,7 @@ const struct attack_cmd attack_r2_sys_cmds[] = {
 	{ "i386-open", "PATH          open through int $0x80", cmd_i386_open },
 	{ "setns-pidfd-read", "PID FLAGS PATH  setns(pidfd, FLAGS), read PATH", cmd_setns_read },
 	{ "userns-read", "PATH        a user namespace of our own, read PATH", cmd_userns_read },
+	{ "userns-do", "CMD ARGS...   CMD in a user namespace of our own", cmd_userns_do },
 	{ "landlock-read", "PATH      our own Landlock domain, then read PATH", cmd_landlock_read },
 	{ "landlock-connect", "ADDR PORT  our own Landlock domain, then connect",
 	  cmd_landlock_connect },
