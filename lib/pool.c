@@ -73,8 +73,8 @@
 #define POOL_SPREAD_CALLS 16       /* spreading lasts this many calls after the last sign */
 #define POOL_STACK (256 * 1024)     /* a decision's, as unotifyd's connection threads have */
 #define POOL_WATCH_STACK (64 * 1024)
-#define POOL_ERESTARTSYS 512
-#define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */ /* the kernel's, never seen by a program that has its signal */ /* ~0.25 s without a call: the watchdog sleeps until the next */
+#define POOL_ERESTARTSYS 512 /* the kernel's, never seen by a program that has its signal */
+#define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */
 
 enum pool_role {
 	POOL_PARKED,   /* waits for the role (or the end) */
