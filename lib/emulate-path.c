@@ -27,7 +27,8 @@
 #include "util.h"
 
 
-int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
+static int target_new(unotify_listener *l, const struct seccomp_notif *req, bool kept,
+		      bool view_fixed, unotify_target **ret)
 {
 	_cleanup_free_ unotify_target *t = NULL;
 	int r;
@@ -42,12 +43,24 @@ int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, uno
 		return -ENOMEM;
 	t->l = l;
 	t->id = req->id;
+	t->nr = req->data.nr;
 	t->pidfd = -1;
-	r = target_read(l, req, &t->t);
+	r = kept ? target_read_kept(l, req, view_fixed, &t->t) : target_read(l, req, &t->t);
 	if (r < 0)
 		return r;
 	*ret = steal_pointer(&t);
 	return 0;
+}
+
+int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
+{
+	return target_new(l, req, false, false, ret);
+}
+
+int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
+			    unotify_target **ret)
+{
+	return target_new(l, req, true, view_fixed, ret);
 }
 
 void unotify_target_free(unotify_target *t)
@@ -139,6 +152,40 @@ int emulate_enter(unotify_target *t, struct target_saved *s)
 	return target_enter(&t->t, s);
 }
 
+int emulate_enter_as(unotify_target *t, unsigned int what, struct target_saved *s)
+{
+	return target_enter_as(&t->t, what, s);
+}
+
+bool emulate_may_guess(const unotify_target *t, const char *path)
+{
+	return path && path[0] == '/' && strnlen(path, PATH_MAX) < PATH_MAX &&
+	       target_fid_equal(&t->t.root, &t->t.pinned_root);
+}
+
+int emulate_guess_openat2(const unotify_target *t, const char *path, uint64_t flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
+	};
+	int fd = (int)syscall(SYS_openat2, t->t.pinned_rootfd, path, &how, sizeof(how));
+
+	if (fd >= 0)
+		return fd;
+	switch (errno) {
+	case ELOOP:  /* a symlink (or the target's O_NOFOLLOW on one: the walk tells) */
+	case EXDEV:  /* a mount crossed: procfs, or any other the walk must look at */
+	case EAGAIN: /* a rename or mount raced a "..", or a lease (O_NONBLOCK) */
+	case ENXIO:  /* a FIFO without reader, a socket: the walk's open waits or refuses */
+	case ENOSYS: /* no openat2 (Linux < 5.6) */
+		return -UNOTIFY_EGUESS;
+	default:
+		return negative_errno();
+	}
+}
+
 int emulate_leave(struct target_saved *s, int r)
 {
 	int q = target_leave(s);
@@ -171,7 +218,7 @@ static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path 
 	r = target_fstat(fd, &st);
 	if (r < 0)
 		return r;
-	r = emulate_enter(t, &saved);
+	r = emulate_enter_as(t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;
 	r = emulate_leave(&saved, resolve_fd_name(&t->t, fd, ret->path, sizeof(ret->path),
@@ -217,7 +264,7 @@ static int path_walk(unotify_target *t, int dirfd, const char *path, int flags,
 		}
 		rh.start = start;
 	}
-	r = emulate_enter(t, &saved);
+	r = emulate_enter_as(t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;
 	r = emulate_leave(&saved, resolve_walk(&t->t, &rh, res));
@@ -340,6 +387,9 @@ static void path_reset(struct unotify_path *p)
 	p->name[0] = '\0';
 	p->link[0] = '\0';
 	p->unnamed = false;
+	p->guessed = false;
+	p->text = NULL;
+	p->nofollow = false;
 }
 
 int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
@@ -362,7 +412,13 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 		r = resolve_lexical("/", "", ret->path, sizeof(ret->path));
 	} else if (how->walk == UNOTIFY_WALK_PARENT)
 		r = path_resolve_parent(t, how, ret);
-	else
+	else if (how->guess && emulate_may_guess(t, how->path)) {
+		/* Nothing looked up: no ID_VALID owed for it (the caller's memory read proved the rest). */
+		ret->guessed = true;
+		ret->text = how->path;
+		ret->nofollow = how->walk == UNOTIFY_WALK_NOFOLLOW;
+		return resolve_lexical("/", how->path, ret->path, sizeof(ret->path));
+	} else
 		r = path_resolve_whole(t, how, ret);
 	/* Whatever we resolved is the target's only while its call is pending. */
 	if (r == 0 && unotify_id_valid(t->l, t->id) < 0)

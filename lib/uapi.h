@@ -94,4 +94,28 @@
 #define RESOLVE_CACHED 0x20
 #endif
 
+/* PIDFD_GET_INFO (6.13): a task's ids read through its pidfd (target-cache.c). */
+#ifndef PIDFD_GET_INFO
+#include <sys/ioctl.h>
+struct pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;
+	__u32 ruid;
+	__u32 rgid;
+	__u32 euid;
+	__u32 egid;
+	__u32 suid;
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__s32 exit_code;
+};
+#define PIDFD_GET_INFO _IOWR(0xFF, 11, struct pidfd_info)
+#define PIDFD_INFO_PID   (1UL << 0)
+#define PIDFD_INFO_CREDS (1UL << 1)
+#endif
+
 #endif

@@ -380,6 +380,7 @@ static int run_supervise(struct run_state *s)
 		.audit = s->audit,
 		.user = s,
 		.observe = s->record ? run_observe : NULL,
+		.filter_is_policy = true, /* run loaded the policy's kernel layer itself */
 	};
 	struct unotify_loop_ops ops = {
 		.decide = enforce_decide,

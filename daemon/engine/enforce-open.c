@@ -63,6 +63,9 @@ static void open_decode(struct enforce_call *c)
 	}
 	c->has_path[0] = true;
 	c->has_open_flags = true;
+	/* A kept target has no umask: nothing created (openat2's flags are not read yet). */
+	c->kept_ok = c->req->data.nr != SYS_openat2 &&
+		     !(s->flags & (O_CREAT | (O_TMPFILE & ~(uint64_t)O_DIRECTORY)));
 }
 
 /* openat2's struct open_how, with the kernel's own size rules. */
@@ -97,10 +100,15 @@ static uint64_t open_as_read(uint64_t flags)
 static int open_plan(struct enforce_call *c, struct open_state *s)
 {
 	struct unotify_open_how how;
+	unotify_target *t;
 	int r;
 
 	if (s->planned)
 		return 0;
+	/* The target first: reading its memory next proves both were its (ID_VALID). */
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	r = enforce_read_path(c, 0, s->path_addr);
 	if (r == 0)
 		r = open_read_how(c, s);
@@ -112,13 +120,15 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 		.flags = s->flags,
 		.mode = s->mode,
 		.resolve = s->resolve,
+		.guess = !c->careful,
 	};
-	r = unotify_open_prepare(c->l, c->req, &how, &s->plan);
+	r = unotify_open_resolve(t, &how, &s->plan);
 	if (r == -ENOTRECOVERABLE)
 		c->broken = true;
 	if (r < 0)
 		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	s->planned = true;
+	c->guessed = s->plan.guessed;
 	/* What the audit trail shows, as for the other families (no fd of its own). */
 	c->paths[0].res.fd = -1;
 	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
@@ -190,6 +200,10 @@ static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
 	fd = s ? open_plan(c, s) : -ENOMEM;
 	if (fd == 0)
 		fd = unotify_open_perform(&s->plan);
+	if (fd == -UNOTIFY_EGUESS) {
+		c->guess_wrong = true; /* nothing opened: decided again on the name (enforce.c) */
+		return;
+	}
 	if (fd == -ENOTRECOVERABLE)
 		c->broken = true;
 	if (fd < 0) {
@@ -197,6 +211,16 @@ static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
 		return;
 	}
 	*v = unotify_verdict_fd(fd, (s->plan.how.flags & O_CLOEXEC) ? O_CLOEXEC : 0);
+}
+
+static void open_forget(struct enforce_call *c)
+{
+	struct open_state *s = c->state;
+
+	if (s && s->planned)
+		unotify_open_plan_release(&s->plan);
+	if (s)
+		s->planned = false;
 }
 
 static void open_release(struct enforce_call *c)
@@ -216,5 +240,6 @@ const struct enforce_family enforce_open_family = {
 	.performed_as = open_performed_as,
 	.perform = open_perform,
 	.release = open_release,
+	.forget = open_forget,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

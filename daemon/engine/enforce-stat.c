@@ -138,18 +138,24 @@ static void stat_decode(struct enforce_call *c)
 	if (s)
 		stat_decode_nr(c, s, c->args);
 	c->has_path[0] = true;
+	c->kept_ok = true; /* nothing created, nothing signalled */
 }
 
 static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 {
 	struct stat_state *s = c->state;
 	struct unotify_path_how how;
+	unotify_target *t;
 	int r;
 
 	if (!s)
 		return enforce_fail(c, ENOMEM);
 	if (s->early)
 		return enforce_fail(c, s->early);
+	/* The target first: reading its memory next proves both were its (ID_VALID). */
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	/* A NULL path with AT_EMPTY_PATH is the dirfd's file (Linux 6.11); else EFAULT. */
 	if (!(s->path_addr == 0 && s->empty_path)) {
 		r = enforce_read_path(c, 0, s->path_addr);
@@ -160,6 +166,7 @@ static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 		.dirfd = s->dirfd,
 		.walk = s->nofollow ? UNOTIFY_WALK_NOFOLLOW : UNOTIFY_WALK_FOLLOW,
 		.empty_path = s->empty_path,
+		.guess = true,
 	};
 	return enforce_resolve_path(c, 0, &how, ret_path);
 }
@@ -190,7 +197,7 @@ static int stat_perform_readlink(struct enforce_call *c, struct stat_state *s,
 	if (!buf)
 		return -ENOMEM;
 	/* An empty path names the dirfd's file: not a link is ENOENT there, EINVAL otherwise. */
-	if (p->error == 0 && p->type != S_IFLNK)
+	if (p->error == 0 && !p->guessed && p->type != S_IFLNK)
 		return c->paths[0].have_arg && c->paths[0].arg[0] ? -EINVAL : -ENOENT;
 	n = unotify_path_readlink(c->target, p, buf, size);
 	if (n < 0)
@@ -224,6 +231,10 @@ static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
 	case STAT_ACCESS:
 		r = unotify_path_access(c->target, p, s->mode);
 		break;
+	}
+	if (r == -UNOTIFY_EGUESS) {
+		c->guess_wrong = true; /* nothing done: decided again on the name (enforce.c) */
+		return;
 	}
 	enforce_result(c, v, r);
 }
