@@ -19,6 +19,38 @@
 #include "uapi.h"
 
 
+/*
+ * The kernel's checks of the arguments, before any lookup: what the
+ * target's own call fails with (EINVAL) whatever its path names.
+ */
+#define STAT_VALID_AT (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE)
+
+int unotify_path_stat_check(bool statx_call, uint64_t flags, uint64_t mask)
+{
+	if (flags & ~(uint64_t)STAT_VALID_AT)
+		return -EINVAL;
+	if (statx_call && (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	if (statx_call && (mask & STATX__RESERVED))
+		return -EINVAL;
+	return 0;
+}
+
+int unotify_path_access_check(uint64_t mode, uint64_t flags)
+{
+	if (mode & ~(uint64_t)(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	return 0;
+}
+
+int unotify_path_readlink_check(uint64_t size)
+{
+	/* do_readlinkat(): bufsiz is an int, and must be positive. */
+	return (int)size <= 0 ? -EINVAL : 0;
+}
+
 /* Every call here needs a resolved file: an unresolved one fails as its lookup did. */
 static int stat_check(const struct unotify_path *p)
 {

@@ -588,6 +588,15 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 			 struct unotify_path *ret);
 void unotify_path_release(struct unotify_path *p);
 
+/*
+ * The kernel's checks of each call's other arguments, made before any
+ * lookup: 0, or the -errno the target's own call fails with (-EINVAL).
+ * stat family: its AT_* flags (statx: and its mask); access family: its
+ * mode and flags (access and faccessat: 0); readlink: its bufsiz.
+ */
+int unotify_path_stat_check(bool statx_call, uint64_t flags, uint64_t mask);
+int unotify_path_access_check(uint64_t mode, uint64_t flags);
+int unotify_path_readlink_check(uint64_t size);
 /* stat, lstat, newfstatat: the kernel's struct stat of the resolved file. */
 int unotify_path_stat(unotify_target *t, const struct unotify_path *p, struct stat *ret);
 /* statx: flags may hold AT_STATX_SYNC_TYPE bits (the walk's flags were used already). */
