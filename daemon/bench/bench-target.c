@@ -387,6 +387,17 @@ int bench_send_fd(int sock, int fd)
 	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? negative_errno() : 0;
 }
 
+/* A daemon row's target: the daemon's kernel layer, as `unotify run --daemon` loads it. */
+static int target_load_layer(const struct sock_fprog *layer)
+{
+	long fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return negative_errno();
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, layer);
+	return fd < 0 ? negative_errno() : (int)fd;
+}
+
 static int target_setup(struct target *t, int sock)
 {
 	enum bench_target_kind kind = t->cfg->mode->target;
@@ -395,7 +406,10 @@ static int target_setup(struct target *t, int sock)
 
 	if (kind != BENCH_TARGET_ALLOWED && kind != BENCH_TARGET_NOTIFIED)
 		return 0;
-	fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
+	if (kind == BENCH_TARGET_NOTIFIED && bench_daemon_layer())
+		fd = target_load_layer(bench_daemon_layer());
+	else
+		fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
 	if (fd < 0) {
 		target_fail(t->shm, "cannot load the seccomp filter: %s", strerror(-fd));
 		return fd;
