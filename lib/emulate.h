@@ -32,10 +32,14 @@ int emulate_enter_as(unotify_target *t, unsigned int what, struct target_saved *
 int emulate_leave(struct target_saved *s, int r);
 
 /*
- * A guessed name (unotify_path_how.guess): may the text name path for t?
- * An absolute path of a target whose root is the pinned root.
+ * A guessed name (unotify_path_how.guess): the text that names path for t,
+ * looked up from the pinned root. For a target whose root is the pinned
+ * root: an absolute path is its own (1, *ret NULL); a relative one is the
+ * proved name of its start (the cwd or dirfd) followed by it (1, *ret the
+ * caller's to free; its start proved the target's by ID_VALID). 0: none
+ * (the walk names it); -errno: ours, or -ENOENT (the target is gone).
  */
-bool emulate_may_guess(const unotify_target *t, const char *path);
+int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **ret);
 /*
  * The one lookup that proves a guess, on a thread already acting as t:
  * openat2 from the pinned root with RESOLVE_IN_ROOT, NO_SYMLINKS,

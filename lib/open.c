@@ -155,34 +155,35 @@ static void open_fill_plan(struct unotify_open_plan *plan, const struct unotify_
 
 /*
  * Named by its text (how->guess): an open that creates nothing and asks
- * nothing of the walk, of an absolute path, in a target whose root is the
- * pinned root. O_ASYNC: perform clears O_NONBLOCK with F_SETFL, which
- * would also arm what open(2) leaves unarmed.
+ * nothing of the walk, in a target whose root is the pinned root (the
+ * text: emulate_guess_text). O_ASYNC: perform clears O_NONBLOCK with
+ * F_SETFL, which would also arm what open(2) leaves unarmed. 1: planned,
+ * 0: walk it.
  */
-static bool open_may_guess(const struct unotify_open_how *how, const struct open_context *c)
-{
-	return how->guess && c->resolve == 0 &&
-	       !(c->flags & (O_CREAT | KERNEL_O_TMPFILE | O_PATH | O_ASYNC)) &&
-	       emulate_may_guess(c->t, how->path);
-}
-
 static int open_plan_guess(const struct unotify_open_how *how, struct open_context *c,
 			   struct unotify_open_plan *ret)
 {
+	char *text = NULL;
 	int r;
 
-	c->text = strdup(how->path);
+	if (!how->guess || c->resolve != 0 ||
+	    (c->flags & (O_CREAT | KERNEL_O_TMPFILE | O_PATH | O_ASYNC)))
+		return 0;
+	r = emulate_guess_text(c->t, how->dirfd, how->path, &text);
+	if (r <= 0)
+		return r;
+	c->text = text ? text : strdup(how->path);
 	if (!c->text)
 		return -ENOMEM;
 	memset(ret, 0, offsetof(struct unotify_open_plan, how));
-	r = resolve_lexical("/", how->path, ret->path, sizeof(ret->path));
+	r = resolve_lexical("/", c->text, ret->path, sizeof(ret->path));
 	if (r < 0)
 		return r;
 	ret->guessed = true;
 	ret->pathfd = -1;
 	ret->how = *how;
 	ret->how.path = NULL;
-	return 0;
+	return 1;
 }
 
 /* Resolves carefully (the walk): the plan names what was reached. */
@@ -229,9 +230,8 @@ static int open_plan(unotify_target *t, bool owns, const struct unotify_open_how
 	if (!c)
 		return -ENOMEM;
 	c->t = t;
-	if (open_flags_check(t->nr, how, c) == 0 && open_may_guess(how, c))
-		r = open_plan_guess(how, c, ret);
-	else
+	r = open_flags_check(t->nr, how, c) == 0 ? open_plan_guess(how, c, ret) : 0;
+	if (r == 0)
 		r = open_plan_walk(how, c, ret);
 	if (r < 0) {
 		free(c->text);

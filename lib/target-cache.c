@@ -35,6 +35,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,11 @@
 #include "uapi.h"
 #include "util.h"
 
-#define CACHE_SLOTS 64
+/*
+ * Slots by tid: a pidfd each, so few (unotifyd keeps a cache per sandbox).
+ * A thread whose slot another took is read afresh and takes it back.
+ */
+#define CACHE_SLOTS 32
 
 #define CAP_BIT(c) (UINT64_C(1) << (c))
 /* With these effective, no group decides a lookup, open, stat, access or readlink. */
@@ -64,9 +69,20 @@ struct cache_entry {
 	bool groups_fixed;     /* no_new_privs and no CAP_SETGID permitted when read */
 };
 
+/* Names of the directories relative paths start from (emulate_guess_text), proved per use. */
+#define CACHE_DIRS 8
+
+struct cache_dir {
+	struct target_fid fid;
+	bool used;
+	char name[PATH_MAX];
+};
+
 struct target_cache {
 	pthread_mutex_t lock;
 	struct cache_entry slot[CACHE_SLOTS];
+	struct cache_dir dir[CACHE_DIRS];
+	unsigned int dir_next;
 };
 
 static void cache_entry_clear(struct cache_entry *e)
@@ -200,5 +216,43 @@ void target_cache_put(unotify_listener *l, const struct target *t, int pidfd)
 		.t = copy,
 		.groups_fixed = t->nnp && !(t->raw_cap_prm & CAP_BIT(CAP_SETGID)),
 	};
+	pthread_mutex_unlock(&c->lock);
+}
+
+int target_cache_dir_get(unotify_listener *l, const struct target_fid *fid, char *ret, size_t size)
+{
+	struct target_cache *c = cache_of(l);
+	int r = 0;
+
+	if (!c)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < CACHE_DIRS && r == 0; i++) {
+		const struct cache_dir *d = &c->dir[i];
+
+		if (d->used && target_fid_equal(&d->fid, fid) && strlen(d->name) < size) {
+			strcpy(ret, d->name);
+			r = 1;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+void target_cache_dir_put(unotify_listener *l, const struct target_fid *fid, const char *name)
+{
+	struct target_cache *c = cache_of(l);
+	struct cache_dir *d;
+
+	if (!c || strlen(name) >= sizeof(d->name))
+		return;
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < CACHE_DIRS; i++)
+		if (c->dir[i].used && target_fid_equal(&c->dir[i].fid, fid))
+			c->dir[i].used = false;
+	d = &c->dir[c->dir_next++ % CACHE_DIRS];
+	d->fid = *fid;
+	strcpy(d->name, name);
+	d->used = true;
 	pthread_mutex_unlock(&c->lock);
 }

@@ -207,6 +207,13 @@ int procfs_owner_of_dir(struct procfs_view *v, const struct target *t, int dirfd
 int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret);
 /* Keeps a copy of t (read by target_read, pending), with pidfd, the thread's (taken). */
 void target_cache_put(unotify_listener *l, const struct target *t, int pidfd);
+/*
+ * The name a directory (fid) had under the pinned root when last proved:
+ * 1 and its text, or 0. A hint only: the caller proves it again.
+ */
+int target_cache_dir_get(unotify_listener *l, const struct target_fid *fid, char *ret,
+			 size_t size);
+void target_cache_dir_put(unotify_listener *l, const struct target_fid *fid, const char *name);
 
 /* ---- name.c ---- */
 

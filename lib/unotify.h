@@ -549,9 +549,9 @@ struct unotify_path_how {
 	enum unotify_walk walk;
 	bool empty_path;       /* AT_EMPTY_PATH: "" (or NULL) is the file dirfd refers to */
 	/*
-	 * May name an absolute path by its text alone, as unotify_open_resolve
-	 * does (UNOTIFY_WALK_FOLLOW and _NOFOLLOW, a target in the pinned
-	 * root): then nothing is looked up, ret->guessed is set, path must
+	 * May name the path by its text alone, as unotify_open_resolve does
+	 * (UNOTIFY_WALK_FOLLOW and _NOFOLLOW, a target in the pinned root):
+	 * then the file is not looked up, ret->guessed is set, path must
 	 * stay valid until unotify_path_release(), and unotify_path_stat,
 	 * _statx, _readlink and _access look it up once and fail with
 	 * -UNOTIFY_EGUESS, having done nothing, when the text is not the name.
@@ -571,7 +571,8 @@ struct unotify_path {
 	bool unnamed;          /* as in struct unotify_open_plan: never match path as a path */
 	bool guessed;          /* named by its text alone (how.guess): type and fd unknown */
 	/* private to lib/ */
-	const char *text;      /* guessed: how->path, looked up by the perform functions */
+	const char *text;      /* guessed: the text looked up by the perform functions */
+	char *owned;           /* guessed, relative: text, the start's name and the path */
 	bool nofollow;         /* guessed: UNOTIFY_WALK_NOFOLLOW */
 	int fd;                /* O_PATH: the file, or the parent directory; owned, closed by
 				* unotify_path_release() */

@@ -7,7 +7,8 @@
 # crossed; a rename racing a ".." fails it). A program that makes the text
 # name another file than the one reached (a symlink, a symlinked or
 # renamed directory, a ".." that climbs out of a directory moved meanwhile)
-# must never get the denied file under the allowed text.
+# must never get the denied file under the allowed text. A relative path
+# is named by its start's name (the cwd's), proved again for every call.
 #
 # The denied files hold a secret; the allowed text, when it names what it
 # reaches, holds "ok". The program reads the allowed text again and again
@@ -85,6 +86,35 @@ reads "$T/allowed/l" 20000
 stop_swapping
 say "$(results | tail -1)"
 if expect_blocked "$SECRET"; then case_pass "never read"; fi
+
+case_begin relative-swap "the same swap, read by a relative path from the allowed directory"
+swapping swap2 "$ATTACK" rename "$T/allowed/l" "$T/allowed/r" exchange
+URUN_CWD=$T/allowed reads l 20000
+stop_swapping
+say "$(results | tail -1)"
+if expect_blocked "$SECRET"; then case_pass "never read"; fi
+
+case_begin cwd-moved "the program's cwd moved into the denied directory between two relative reads"
+mkdir -p "$T/allowed/m"
+echo ok >"$T/allowed/m/x"
+# The system moves it (the program may not: a move into a stopping rule is refused).
+(while [ ! -e "$T/ready" ]; do sleep 0.05; done
+	mv "$T/allowed/m" "$T/denied/m" && touch "$T/moved") >"$T/mover.log" 2>&1 &
+track_pid $!
+urun --policy "$T/deny.policy" -- sh -c '
+	cd "$1/allowed/m" || exit 125
+	IFS= read -r a <x && echo "# first read: $a"
+	: >"$1/ready"
+	while [ ! -e "$1/moved" ]; do :; done
+	if IFS= read -r b <x 2>/dev/null; then echo "READ $b under $1/denied/m/x"
+	else echo "BLOCKED refused once the cwd is $1/denied/m"; fi' sh "$T"
+if ! expect_blocked; then
+	:
+elif printf '%s\n' "$OUT" | grep -q '^BLOCKED'; then
+	case_pass "named by where the cwd is now"
+else
+	case_fail "no result: $OUT"
+fi
 
 case_begin dotdot-rename "\"..\" out of a directory renamed into the denied one meanwhile"
 swapping rename sh -c 'mv "$1/allowed/d" "$1/denied/d" && mv "$1/denied/d" "$1/allowed/d"' \
