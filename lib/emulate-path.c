@@ -322,6 +322,16 @@ static int path_walk(unotify_target *t, int dirfd, const char *path, int flags,
 		}
 		rh.start = start;
 	}
+	/* The kernel's lookup first (no chroot), the walk where it cannot settle it. */
+	r = emulate_enter_as(t, 0, &saved);
+	if (r < 0)
+		return r;
+	r = emulate_leave(&saved, resolve_kernel(&t->t, &rh, res));
+	if (r != 0) {
+		if (r < 0 && res->fd >= 0)
+			res->fd = safe_close(res->fd);
+		return r < 0 ? r : 0;
+	}
 	r = emulate_enter_as(t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;

@@ -126,6 +126,17 @@ static int open_resolve(const struct unotify_open_how *how, struct open_context 
 		}
 		rh.start = start;
 	}
+	/* The kernel's lookup first (no chroot), the walk where it cannot settle it. */
+	r = target_enter_as(&c->t->t, 0, &saved);
+	if (r < 0)
+		return r;
+	r = resolve_kernel(&c->t->t, &rh, res);
+	q = target_leave(&saved);
+	if (q < 0 || r != 0) {
+		if (q < 0 && res->fd >= 0)
+			res->fd = safe_close(res->fd);
+		return q < 0 ? q : r < 0 ? r : 0;
+	}
 	r = target_enter_as(&c->t->t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;

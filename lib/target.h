@@ -254,6 +254,12 @@ struct resolved {
  */
 int resolve_walk(const struct target *t, const struct resolve_how *how, struct resolved *ret);
 /*
+ * One openat2 where the kernel's lookup is exact for the target (resolve.c):
+ * 1 settled (ret->fd, type, path), 0 the walk must settle it, -errno ours.
+ * On a thread acting as t with its ids; no chroot needed.
+ */
+int resolve_kernel(const struct target *t, const struct resolve_how *how, struct resolved *ret);
+/*
  * path against base (when path is relative), with ".", ".." and repeated
  * slashes removed without looking at any file. -ENAMETOOLONG when it does
  * not fit in size.
