@@ -446,7 +446,7 @@ static int path_resolve_parent(unotify_target *t, const struct unotify_path_how 
 	return path_parent_name(res->path, last, ret->path, sizeof(ret->path));
 }
 
-static void path_reset(struct unotify_path *p)
+void unotify_path_init(struct unotify_path *p)
 {
 	p->path[0] = '\0';
 	p->error = 0;
@@ -469,7 +469,7 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 
 	if (!t || !how || !ret || (!how->path && !how->empty_path))
 		return -EINVAL;
-	path_reset(ret);
+	unotify_path_init(ret);
 	empty = !how->path || how->path[0] == '\0';
 	if (empty && how->empty_path && how->walk != UNOTIFY_WALK_PARENT)
 		r = path_resolve_empty(t, how->dirfd, ret);

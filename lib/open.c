@@ -186,12 +186,15 @@ static int open_plan_guess(const struct unotify_open_how *how, struct open_conte
 	c->text = text ? text : strdup(how->path);
 	if (!c->text)
 		return -ENOMEM;
-	memset(ret, 0, offsetof(struct unotify_open_plan, how));
 	r = resolve_lexical("/", c->text, ret->path, sizeof(ret->path));
 	if (r < 0)
 		return r;
+	ret->error = 0;
+	ret->creates = false;
+	ret->unnamed = false;
 	ret->guessed = true;
 	ret->pathfd = -1;
+	ret->base[0] = '\0';
 	ret->how = *how;
 	ret->how.path = NULL;
 	return 1;

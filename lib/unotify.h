@@ -588,6 +588,8 @@ struct unotify_path {
 int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 			 struct unotify_path *ret);
 void unotify_path_release(struct unotify_path *p);
+/* An empty result (no file, nothing owned), e.g. to fill from an open plan; release it too. */
+void unotify_path_init(struct unotify_path *p);
 
 /*
  * The kernel's checks of each call's other arguments, made before any

@@ -39,26 +39,34 @@ static void open_decode(struct enforce_call *c)
 	c->state = s;
 	if (!s)
 		return;
+	/* Field by field: the state is zeroed once (calloc), its plan is large. */
+	s->dirfd = AT_FDCWD;
 	switch (c->req->data.nr) {
 #ifdef SYS_open
 	case SYS_open:
-		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0], .flags = a[1],
-					  .mode = a[2] };
+		s->path_addr = a[0];
+		s->flags = a[1];
+		s->mode = a[2];
 		break;
 #endif
 #ifdef SYS_creat
 	case SYS_creat:
-		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0],
-					  .flags = O_CREAT | O_WRONLY | O_TRUNC, .mode = a[1] };
+		s->path_addr = a[0];
+		s->flags = O_CREAT | O_WRONLY | O_TRUNC;
+		s->mode = a[1];
 		break;
 #endif
 	case SYS_openat:
-		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .flags = a[2],
-					  .mode = a[3] };
+		s->dirfd = (int)a[0];
+		s->path_addr = a[1];
+		s->flags = a[2];
+		s->mode = a[3];
 		break;
 	case SYS_openat2:
-		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .how_addr = a[2],
-					  .how_size = a[3] };
+		s->dirfd = (int)a[0];
+		s->path_addr = a[1];
+		s->how_addr = a[2];
+		s->how_size = a[3];
 		break;
 	}
 	c->has_path[0] = true;
@@ -130,7 +138,7 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 	s->planned = true;
 	c->guessed = s->plan.guessed;
 	/* What the audit trail shows, as for the other families (no fd of its own). */
-	c->paths[0].res.fd = -1;
+	unotify_path_init(&c->paths[0].res);
 	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
 	c->paths[0].res.unnamed = s->plan.unnamed;
 	c->paths[0].resolved = true;

@@ -102,8 +102,14 @@ int enforce_fail(struct enforce_call *c, int err)
 
 struct enforce_path *enforce_paths(struct enforce_call *c)
 {
-	if (!c->paths)
-		c->paths = calloc(2, sizeof(*c->paths));
+	/* Not zeroed (two path buffers each): what is read of it is behind these flags. */
+	if (!c->paths) {
+		c->paths = malloc(2 * sizeof(*c->paths));
+		for (int n = 0; c->paths && n < 2; n++) {
+			c->paths[n].have_arg = false;
+			c->paths[n].resolved = false;
+		}
+	}
 	return c->paths;
 }
 
