@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -207,6 +209,44 @@ int unotify_path_chmod(unotify_target *t, const struct unotify_path *p, mode_t m
 	return mutate_as(t, &op);
 }
 
+/*
+ * The ids a call names are the caller's user namespace's (make_kuid(
+ * current_user_ns(), id)); performed from ours they would name others: an
+ * ACL entry for the namespace's user 1000 would grant the host's user
+ * 1000. So an id of a target in another user namespace is mapped through
+ * its uid_map or gid_map (read from our side: the second column is in our
+ * namespace); one it does not map fails with EINVAL, as the kernel does.
+ * (uid_t)-1 ("unchanged" for chown) is left as it is.
+ */
+static int mutate_map_id(const struct target *t, bool gid, uint32_t id, uint32_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char name[32];
+	int r;
+
+	if (t->same_userns || id == UINT32_MAX) {
+		*ret = id;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%d/%s", (int)t->tid, gid ? "gid_map" : "uid_map");
+	r = target_read_file(target_proc_fd(), name, &text);
+	if (r < 0)
+		return r;
+	for (char *line = text, *next; line && *line; line = next) {
+		unsigned long long inside, outside, count;
+
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (sscanf(line, "%llu %llu %llu", &inside, &outside, &count) == 3 &&
+		    id >= inside && id - inside < count) {
+			*ret = (uint32_t)(outside + (id - inside));
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* An empty path is the fd's file itself, a symlink included (lchown). */
 static int mutate_chown(const struct mutate_op *op)
 {
@@ -215,8 +255,16 @@ static int mutate_chown(const struct mutate_op *op)
 
 int unotify_path_chown(unotify_target *t, const struct unotify_path *p, uid_t uid, gid_t gid)
 {
-	struct mutate_op op = { .a = p, .call = mutate_chown, .uid = uid, .gid = gid };
+	struct mutate_op op = { .a = p, .call = mutate_chown };
+	uint32_t u, g;
+	int r = mutate_map_id(&t->t, false, uid, &u);
 
+	if (r == 0)
+		r = mutate_map_id(&t->t, true, gid, &g);
+	if (r < 0)
+		return r;
+	op.uid = u;
+	op.gid = g;
 	return mutate_as(t, &op);
 }
 
@@ -241,10 +289,65 @@ int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
 }
 
 /*
+ * The target's soft RLIMIT_FSIZE ("Max file size" in /proc/PID/limits,
+ * readable by anyone, where prlimit(2) of another process needs its uid or
+ * CAP_SYS_RESOURCE); UINT64_MAX for unlimited. Limits are per process: the
+ * supervising thread cannot take them, so the check is made here.
+ */
+static int mutate_fsize_limit(const struct target *t, uint64_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char name[32], *line, *end;
+	unsigned long long v;
+	int r;
+
+	snprintf(name, sizeof(name), "%d/limits", (int)t->tgid);
+	r = target_read_file(target_proc_fd(), name, &text);
+	if (r < 0)
+		return r;
+	line = strstr(text, "\nMax file size");
+	if (!line)
+		return -EIO;
+	line += strlen("\nMax file size");
+	line += strspn(line, " ");
+	if (strncmp(line, "unlimited", 9) == 0) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(line, &end, 10);
+	if (errno || end == line)
+		return -EIO;
+	*ret = v;
+	return 0;
+}
+
+/*
+ * What inode_newsize_ok() refuses: growing a file past the target's
+ * RLIMIT_FSIZE (EFBIG; the kernel also raises SIGXFSZ, the caller's part:
+ * enforce-mutate.c). Shrinking, or staying within the limit, is allowed.
+ */
+static int mutate_fsize_ok(unotify_target *t, const struct unotify_path *p, int64_t length)
+{
+	struct stat st;
+	uint64_t limit;
+	int r;
+
+	if (fstat(p->fd, &st) < 0)
+		return negative_errno();
+	if (length <= st.st_size)
+		return 0;
+	r = mutate_fsize_limit(&t->t, &limit);
+	if (r < 0)
+		return r;
+	return (uint64_t)length > limit ? -EFBIG : 0;
+}
+
+/*
  * truncate(2) has no *at variant: the file is opened for writing as the
  * target (the same checks: write permission, read-only mount, append-only,
- * a running executable) and cut with ftruncate. Resource limits are the
- * supervisor's, not the target's (RLIMIT_FSIZE).
+ * a running executable) and cut with ftruncate. The supervisor's own
+ * RLIMIT_FSIZE is not the target's: the target's is checked first.
  */
 static int mutate_truncate(const struct mutate_op *op)
 {
@@ -271,6 +374,9 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 		return -EISDIR;
 	if (p->type != S_IFREG)
 		return -EINVAL;
+	r = mutate_fsize_ok(t, p, length);
+	if (r < 0)
+		return r;
 	return mutate_as(t, &op);
 }
 
@@ -301,14 +407,57 @@ static int mutate_setxattr(const struct mutate_op *op)
 	return mutate_result(setxattr(link, op->text, op->value, op->size, (int)op->flags));
 }
 
+/* struct posix_acl_xattr_header and _entry (uapi/linux/posix_acl_xattr.h); tags USER, GROUP. */
+#define MUTATE_ACL_USER    0x02
+#define MUTATE_ACL_GROUP   0x08
+
+/*
+ * A POSIX ACL's user and group entries, mapped as chown's ids are
+ * (posix_acl_from_xattr(current_user_ns(), ...)), into ret (size bytes).
+ * A malformed value is left for the kernel to refuse.
+ */
+static int mutate_map_acl(const struct target *t, const uint8_t *value, size_t size, uint8_t *ret)
+{
+	memcpy(ret, value, size);
+	if (size < 4 || (size - 4) % 8)
+		return 0;
+	for (size_t off = 4; off < size; off += 8) {
+		uint16_t tag;
+		uint32_t id;
+		int r;
+
+		memcpy(&tag, ret + off, sizeof(tag));
+		memcpy(&id, ret + off + 4, sizeof(id));
+		if (tag != MUTATE_ACL_USER && tag != MUTATE_ACL_GROUP)
+			continue;
+		r = mutate_map_id(t, tag == MUTATE_ACL_GROUP, id, &id);
+		if (r < 0)
+			return r;
+		memcpy(ret + off + 4, &id, sizeof(id));
+	}
+	return 0;
+}
+
 int unotify_path_setxattr(unotify_target *t, const struct unotify_path *p, const char *name,
 			  const void *value, size_t size, int flags)
 {
 	struct mutate_op op = { .a = p, .call = mutate_setxattr, .text = name, .value = value,
 				.size = size, .flags = (unsigned int)flags };
+	_cleanup_free_ uint8_t *mapped = NULL;
+	int r;
 
 	if (!name || (size && !value))
 		return -EINVAL;
+	if (!t->t.same_userns && size && (strcmp(name, "system.posix_acl_access") == 0 ||
+					  strcmp(name, "system.posix_acl_default") == 0)) {
+		mapped = malloc(size);
+		if (!mapped)
+			return -ENOMEM;
+		r = mutate_map_acl(&t->t, value, size, mapped);
+		if (r < 0)
+			return r;
+		op.value = mapped;
+	}
 	return mutate_as(t, &op);
 }
 

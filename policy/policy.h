@@ -129,6 +129,13 @@ typedef int (*policy_path_fn)(void *userdata, const char **ret_path);
 struct policy_decision {
 	enum policy_action action;
 	int error;               /* POLICY_DENY: the errno */
+	/*
+	 * POLICY_DENY by a rule whose errno is `kernel`: the errno is the
+	 * kernel's answer to a refused access, which the caller works out for
+	 * the call at hand (EACCES, or the error of a check the kernel makes
+	 * first, unotify.policy(5)); error holds EACCES.
+	 */
+	bool kernel_answer;
 	int64_t value;           /* POLICY_RETURN: the value */
 	int line;                /* the rule that decided (0: default) */
 	const char *file;        /* its file */
@@ -143,6 +150,16 @@ struct policy_sockaddr {
 	int family;             /* AF_INET, AF_INET6, AF_UNIX, or another AF_* */
 	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
 	uint16_t port;          /* host byte order */
+	/*
+	 * A destination of the any-address (0.0.0.0, ::ffff:0.0.0.0, ::)
+	 * reaches a local address: for IPv4 the socket's source (the address
+	 * it is bound to, an IP_PKTINFO source), else 127.0.0.1; for IPv6 ::1
+	 * or, connecting a socket bound to a v4-mapped address,
+	 * ::ffff:127.0.0.1. The caller that knows it sets it (in addr's
+	 * family); when unset, the loopback is assumed.
+	 */
+	bool any_reaches_set;
+	uint8_t any_reaches[16];
 	bool unix_abstract;     /* AF_UNIX: an abstract name (shown without its NUL) */
 	/* AF_UNIX: the path once resolved (may exceed sun_path), or the abstract name */
 	char unix_path[4096];
@@ -263,6 +280,18 @@ struct policy_implicit_info {
 
 int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret);
 
+/*
+ * `scope abstract-unix signal` (unotify.policy(5), SCOPE): the program may
+ * not reach an abstract Unix socket bound, or a process, outside its
+ * sandbox. Only Landlock (ABI 6) enforces it: without, the program must
+ * not start. The POLICY_SCOPE_* asked (0: none), and where first.
+ */
+#define POLICY_SCOPE_ABSTRACT_UNIX (1u << 0)
+#define POLICY_SCOPE_SIGNAL        (1u << 1)
+unsigned int policy_scope(const struct policy *p, const char **ret_file, int *ret_line);
+/* "abstract-unix", "signal": the name of one POLICY_SCOPE_* bit, or NULL. */
+const char *policy_scope_name(unsigned int bit);
+
 /* Named groups (@file-read, @network-io...): 0 and the sorted numbers, -ENOENT when unknown. */
 int policy_group_expand(const char *name, int *nrs, size_t size, size_t *ret_n);
 /* The i-th group name (with '@'), NULL past the end. */
@@ -274,6 +303,7 @@ const char *policy_group_at(size_t i);
 struct policy_rule_info {
 	enum policy_action action;
 	int error;            /* POLICY_DENY */
+	bool kernel_answer;   /* POLICY_DENY with the errno word `kernel` */
 	int64_t value;        /* POLICY_RETURN */
 	const char *file;     /* NULL for a default that was not written */
 	int line;

@@ -36,6 +36,17 @@ struct enforce_family {
 	bool (*performed_as)(struct enforce_call *c, struct policy_call *call);
 	/* The policy let the call run after reading memory: perform it. */
 	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
+	/*
+	 * The policy refused it with `deny ... kernel`: the kernel's answer, a
+	 * positive errno (NULL: EACCES). See lib/refusal.c.
+	 */
+	int (*refuse)(struct enforce_call *c);
+	/*
+	 * Perform an allowed call even when it was decided on registers alone:
+	 * under a Landlock ruleset the program's own kernel may answer it
+	 * otherwise (a rename to another directory: EXDEV). NULL: never.
+	 */
+	bool (*always_perform)(const struct enforce_call *c);
 	void (*release)(struct enforce_call *c);
 	/* Optional: forgets what was planned on guessed names (the decision is taken again). */
 	void (*forget)(struct enforce_call *c);
@@ -58,6 +69,7 @@ struct enforce_path {
 };
 
 struct enforce_call {
+	const struct policy *policy;      /* what decides (exec's interpreters are asked too) */
 	unotify_listener *l;
 	const struct seccomp_notif *req;
 	const uint64_t *args;
@@ -120,6 +132,12 @@ int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how 
 /* The verdict for a performed call's result: a value, or its errno. */
 void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r);
 void enforce_verdict_errno(struct unotify_verdict *v, int err);
+/*
+ * err, with the signal the kernel raises in the thread along with it
+ * (SIGPIPE with EPIPE, SIGXFSZ with EFBIG): a default action before the
+ * reply, a handler after it (unotify_target_sig_disposition).
+ */
+void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err);
 /* Writes an out-parameter into the target's memory; -EFAULT as the kernel would. */
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len);
 

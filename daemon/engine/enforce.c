@@ -175,6 +175,23 @@ void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r
 		*v = unotify_verdict_value(r);
 }
 
+void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err)
+{
+	switch (unotify_target_sig_disposition(c->target, sig)) {
+	case UNOTIFY_SIG_DEFAULT:
+		unotify_target_signal(c->target, sig);
+		break;
+	case UNOTIFY_SIG_CAUGHT:
+		unotify_reply_errno(c->l, c->req->id, err);
+		unotify_target_signal(c->target, sig);
+		*v = unotify_verdict_replied();
+		return;
+	case UNOTIFY_SIG_IGNORED:
+		break;
+	}
+	enforce_verdict_errno(v, err);
+}
+
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len)
 {
 	int r = unotify_mem_write(c->l, c->req, addr, buf, len);
@@ -237,7 +254,8 @@ static void enforce_ops(const struct enforce_call *c, struct policy_args_ops *op
 /* Allowed: perform what was decided on memory, or let the kernel run the rest. */
 static void enforce_allow(struct enforce_call *c, bool consulted, struct unotify_verdict *v)
 {
-	if (!consulted || !c->family) {
+	if (!c->family || (!consulted && !(c->family->always_perform &&
+					   c->family->always_perform(c)))) {
 		/* Decided on registers only: nothing a racing thread can change. */
 		*v = unotify_verdict_continue();
 		return;
@@ -282,7 +300,12 @@ static const char *enforce_verdict_from(struct enforce_call *c, const struct pol
 		return "kill";
 	case POLICY_DENY:
 	default:
-		enforce_verdict_errno(v, d->error ? d->error : EPERM);
+		/* `deny ... kernel`: what the kernel answers when its sandbox refuses. */
+		if (d->kernel_answer)
+			enforce_verdict_errno(v, c->family && c->family->refuse ?
+							 c->family->refuse(c) : EACCES);
+		else
+			enforce_verdict_errno(v, d->error ? d->error : EPERM);
 		return "deny";
 	}
 }
@@ -423,7 +446,8 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 		   struct unotify_verdict *ret, void *userdata)
 {
 	struct enforcer *e = userdata;
-	struct enforce_call call = { .l = l, .req = req, .args = (const uint64_t *)req->data.args };
+	struct enforce_call call = { .policy = e->policy, .l = l, .req = req,
+				     .args = (const uint64_t *)req->data.args };
 	struct enforce_call *c = &call;
 	struct policy_decision d;
 	const char *verdict;
