@@ -169,6 +169,8 @@ static void features_probe_once(void)
 	features_probe_pidfd(f);
 	features_probe_process_vm(f);
 	features_probe_openat2(f);
+	f->landlock_abi = landlock_probe_abi();
+	f->landlock = f->landlock_abi > 0;
 }
 
 const struct unotify_features *features_cached(void)
@@ -201,6 +203,7 @@ static const struct {
 	{ "pidfd-getfd", offsetof(struct unotify_features, pidfd_getfd) },
 	{ "process-vm-readv", offsetof(struct unotify_features, process_vm_readv) },
 	{ "openat2", offsetof(struct unotify_features, openat2) },
+	{ "landlock", offsetof(struct unotify_features, landlock) },
 };
 
 int unotify_features_get(const struct unotify_features *f, size_t n, const char **ret_name,

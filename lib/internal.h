@@ -71,6 +71,14 @@ int listener_release_fd(struct unotify_listener *l);
 /* listener.c: does a live listener own fd (unotify_listener_new took it)? */
 bool listener_owns(int fd);
 
+/* landlock.c: the Landlock ABI version of the running kernel, 0 without it. */
+int landlock_probe_abi(void);
+/*
+ * In the child (spawn.c), before it gives up its user: binds the rules,
+ * sets no_new_privs and restricts itself. Async-signal-safe, no malloc.
+ */
+int landlock_apply(const struct unotify_landlock *ll);
+
 /* features.c: the probe, run once per process; NULL if it could not run (uname failed). */
 const struct unotify_features *features_cached(void);
 

@@ -309,6 +309,20 @@ int unotify_open_perform(struct unotify_open_plan *plan)
 	return fd;
 }
 
+int unotify_open_refusal(const struct unotify_open_plan *plan)
+{
+	const struct open_context *c;
+
+	if (!plan || !plan->context)
+		return EPERM;
+	if (plan->error)
+		return plan->error;
+	if (plan->pathfd < 0)
+		return EPERM;
+	c = plan->context;
+	return refusal_open(&c->target, plan->pathfd, c->type, c->flags, plan->creates);
+}
+
 void unotify_open_plan_release(struct unotify_open_plan *plan)
 {
 	struct open_context *c;

@@ -313,6 +313,9 @@ static int spawn_child_prepare(const struct spawn_plan *p)
 	/* The bounding set needs CAP_SETPCAP: before giving up root. */
 	if (p->set_caps && (r = caps_limit_bounding(p->keep)) < 0)
 		return r;
+	/* Bound as the spawner (who checked the rules), in the sandbox's root. */
+	if (a->landlock && (r = landlock_apply(a->landlock)) < 0)
+		return r;
 	if (p->set_user && (r = spawn_child_user(p)) < 0)
 		return r;
 	if (p->set_caps && (r = caps_set_inheritable(p->keep)) < 0)

@@ -233,4 +233,9 @@ int resolve_lexical(const char *base, const char *path, char *out, size_t size);
  */
 int resolve_fd_name(const struct target *t, int fd, char *out, size_t size, bool *ret_unnamed);
 
+/* ---- refusal.c ---- */
+
+/* The kernel's answer to a refused open of what was resolved (fd, type): a positive errno. */
+int refusal_open(const struct target *t, int fd, mode_t type, uint64_t flags, bool creates);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include <fcntl.h>
+#include <stdint.h>
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
 #include <stdio.h>
@@ -71,6 +72,82 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
+
+/*
+ * Landlock (5.13). Debian 12's headers stop at ABI 2 (REFER); what a newer
+ * kernel has is probed at run time (unotify_features.landlock_abi), never
+ * assumed from these numbers.
+ */
+#ifdef HAVE_LINUX_LANDLOCK_H
+#include <linux/landlock.h>
+#endif
+#if !HAVE_DECL_SYS_LANDLOCK_CREATE_RULESET
+#define SYS_landlock_create_ruleset 444
+#endif
+#if !HAVE_DECL_SYS_LANDLOCK_ADD_RULE
+#define SYS_landlock_add_rule 445
+#endif
+#if !HAVE_DECL_SYS_LANDLOCK_RESTRICT_SELF
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_EXECUTE
+#define LANDLOCK_RULE_PATH_BENEATH      1
+#define LANDLOCK_ACCESS_FS_EXECUTE      (1ULL << 0)
+#define LANDLOCK_ACCESS_FS_WRITE_FILE   (1ULL << 1)
+#define LANDLOCK_ACCESS_FS_READ_FILE    (1ULL << 2)
+#define LANDLOCK_ACCESS_FS_READ_DIR     (1ULL << 3)
+#define LANDLOCK_ACCESS_FS_REMOVE_DIR   (1ULL << 4)
+#define LANDLOCK_ACCESS_FS_REMOVE_FILE  (1ULL << 5)
+#define LANDLOCK_ACCESS_FS_MAKE_CHAR    (1ULL << 6)
+#define LANDLOCK_ACCESS_FS_MAKE_DIR     (1ULL << 7)
+#define LANDLOCK_ACCESS_FS_MAKE_REG     (1ULL << 8)
+#define LANDLOCK_ACCESS_FS_MAKE_SOCK    (1ULL << 9)
+#define LANDLOCK_ACCESS_FS_MAKE_FIFO    (1ULL << 10)
+#define LANDLOCK_ACCESS_FS_MAKE_BLOCK   (1ULL << 11)
+#define LANDLOCK_ACCESS_FS_MAKE_SYM     (1ULL << 12)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER        (1ULL << 13) /* ABI 2 */
+#endif
+#if !HAVE_DECL_LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE     (1ULL << 14) /* ABI 3 */
+#endif
+#if !HAVE_DECL_LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_RULE_NET_PORT          2            /* ABI 4 */
+#define LANDLOCK_ACCESS_NET_BIND_TCP    (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#if !HAVE_DECL_LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV    (1ULL << 15) /* ABI 5 */
+#endif
+#if !HAVE_DECL_LANDLOCK_SCOPE_SIGNAL
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define LANDLOCK_SCOPE_SIGNAL           (1ULL << 1)
+#endif
+
+/*
+ * The kernel's struct landlock_ruleset_attr grew with the ABI (net in 4,
+ * scoped in 6); ours is the newest, passed with the size the running
+ * kernel's ABI takes (lib/landlock.c).
+ */
+struct unotify_ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct unotify_ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+struct unotify_ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
 
 #ifndef KCMP_FILES
 #define KCMP_FILES 2

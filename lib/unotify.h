@@ -43,6 +43,8 @@ struct unotify_features {
 	bool pidfd_getfd;        /* pidfd_getfd(2) (5.6) */
 	bool process_vm_readv;   /* process_vm_readv(2), may be disabled by the kernel config */
 	bool openat2;            /* openat2(2) (5.6) */
+	bool landlock;           /* Landlock is enabled (5.13; the kernel may be built without it) */
+	int landlock_abi;        /* its ABI version (0: none); what each adds: lib/landlock.c */
 };
 
 /* Probes every feature once per process (cached; thread-safe). */
@@ -244,6 +246,44 @@ int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 #define UNOTIFY_GATE_IOCTL_CMD 0x554e4f01UL /* 'U' 'N' 'O' 1 */
 bool unotify_is_gate(const struct seccomp_notif *req);
 
+/* ---- Landlock: the kernel's own file sandbox, for the spawned program ---- */
+
+/*
+ * A Landlock rule as the policy layer (policy/landlock.h) describes it:
+ * the rights on a directory and everything beneath it, or on one file.
+ * Landlock binds a rule to the inode found when the program starts; the
+ * policy names a path. unotify_landlock_check() says whether the two mean
+ * the same here, the child binds it (unotify_spawn_attr.landlock).
+ */
+struct unotify_landlock_rule {
+	const char *path;   /* absolute */
+	bool beneath;       /* a directory and what is beneath it; else what is at path */
+	uint64_t access;    /* LANDLOCK_ACCESS_FS_* (the file ones are kept for a file) */
+	uint64_t covered;   /* !beneath: what other rules grant beneath path anyway */
+};
+
+struct unotify_landlock {
+	int abi;            /* the ABI the rights were chosen for (unotify_features) */
+	uint64_t handled_fs;
+	uint64_t scoped;    /* LANDLOCK_SCOPE_* (ABI 6): abstract Unix sockets, signals */
+	const struct unotify_landlock_rule *rules;
+	size_t n_rules;
+};
+
+/*
+ * Checks, in the caller's root and mounts (the child's, until the sandbox
+ * changes them), that binding rule r to an inode keeps the meaning of its
+ * path. Returns 1: bind it; 0: leave it out, nothing changes (no symbolic
+ * link may lie on the way, since a resolved path never goes through one,
+ * so such a rule matches nothing; a directory rule's path that is a file;
+ * a file rule's path that is a directory which directory rules cover);
+ * -errno: it cannot be bound exactly (-ENOENT: it does not exist, and if it
+ * came to exist the rule would not follow; the file has other names, the
+ * directory is mounted elsewhere too, a directory would be granted more
+ * beneath it). *ret_why says why, in static text, for 0 and -errno.
+ */
+int unotify_landlock_check(const struct unotify_landlock_rule *r, const char **ret_why);
+
 /* ---- Spawn a supervised program ---- */
 
 /*
@@ -269,6 +309,13 @@ struct unotify_spawn_attr {
 	 * the child gets duplicates, the parent's copies are left untouched.
 	 */
 	int stdio_fds[3];
+	/*
+	 * NULL, or the Landlock ruleset the child applies to itself before it
+	 * gives up its user and loads the filter (the rules already checked
+	 * with unotify_landlock_check; a rule found otherwise in the child
+	 * fails the spawn with -ESTALE).
+	 */
+	const struct unotify_landlock *landlock;
 	/*
 	 * false (the default): the program starts in a pid namespace and a
 	 * mount namespace of its own, with its own /proc, in a process group
@@ -423,6 +470,13 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
  */
 int unotify_open_perform(struct unotify_open_plan *plan);
 void unotify_open_plan_release(struct unotify_open_plan *plan);
+/*
+ * The kernel's answer to this open when its sandbox refuses it (policy
+ * `deny ... kernel`): plan->error, or the error of a check the kernel makes
+ * before the sandbox's (EISDIR, EROFS, EPERM, ETXTBSY, the file's
+ * permissions), else EACCES. A positive errno.
+ */
+int unotify_open_refusal(const struct unotify_open_plan *plan);
 
 /*
  * Prepares the calling thread for impersonation (its own root, cwd and
@@ -527,6 +581,15 @@ struct unotify_path {
  */
 int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 			 struct unotify_path *ret);
+/*
+ * The kernel's answer when its own sandbox (Landlock) refuses the call
+ * (policy `deny ... kernel`): the error of a check the kernel makes before
+ * the sandbox's, EACCES otherwise (lib/refusal.c lists them). A positive
+ * errno, never 0. For syscall nr on its resolved paths a (and b, the second
+ * path of rename, link, symlink); flags: AT_REMOVEDIR, RENAME_*.
+ */
+int unotify_path_refusal(unotify_target *t, int nr, const struct unotify_path *a,
+			 const struct unotify_path *b, unsigned int flags);
 void unotify_path_release(struct unotify_path *p);
 
 /* stat, lstat, newfstatat: the kernel's struct stat of the resolved file. */

@@ -167,7 +167,22 @@ static int check_rule_pointers(const struct policy_rule *r, struct policy_diags 
  * (execve: the kernel reads the path again after the decision) is
  * enforced with CONTINUE: a racing thread can swap the memory in between.
  */
-static int check_rule_unsafe(const struct policy_rule *r, struct policy_diags *diags)
+/*
+ * With `deny @file-exec kernel` the exec rules may go to the Landlock
+ * layer, which checks them in the kernel (no race); whether they do
+ * depends on the kernel and the rest of the policy: explain says.
+ */
+static bool check_kernel_exec(const struct policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t e = 0; p->rules[i].kernel_answer && e < p->rules[i].n_syscalls; e++)
+			if (p->rules[i].syscalls[e] == SYS_execve)
+				return true;
+	return false;
+}
+
+static int check_rule_unsafe(const struct policy *p, const struct policy_rule *r,
+			     struct policy_diags *diags)
 {
 	for (size_t i = 0; i < r->n_syscalls; i++) {
 		struct kform kf;
@@ -178,12 +193,17 @@ static int check_rule_unsafe(const struct policy_rule *r, struct policy_diags *d
 					"allow sendmmsg by name, before, if the program needs it",
 					"the supervisor does not read sendmmsg's addresses: this "
 					"rule never allows it (it is denied with EPERM)");
-		if (kf.kind != KF_MEMORY || policy_enforcement_of(r->syscalls[i]) !=
-						    POLICY_ENFORCED_UNSAFE)
+		/* A refusal with the kernel's answer never lets the call run. */
+		if (kf.kind != KF_MEMORY || r->kernel_answer ||
+		    policy_enforcement_of(r->syscalls[i]) != POLICY_ENFORCED_UNSAFE)
 			continue;
 		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
-				"decide it on the syscall alone (log execve, deny execve), or "
-				"confine the program with mounts",
+				check_kernel_exec(p)
+					? "the Landlock layer enforces it in the kernel where it "
+					  "takes the exec rules: unotify policy explain says if it "
+					  "does here"
+					: "decide it on the syscall alone (log execve, deny execve), "
+					  "or confine the program with mounts",
 				"%s's %s: this rule cannot be enforced safely",
 				policy_syscall_name(r->syscalls[i]),
 				policy_enforcement_reason(r->syscalls[i]));
@@ -261,7 +281,7 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 			errors += r;
 			r = check_rule_pointers(rule, diags);
 			if (r == 0)
-				r = check_rule_unsafe(rule, diags);
+				r = check_rule_unsafe(p, rule, diags);
 			if (r == 0)
 				r = check_rule_append(rule, diags);
 			if (r < 0)

@@ -57,6 +57,7 @@
 
 #include "lib/util.h"
 #include "policy/internal.h"
+#include "policy/landlock.h"
 
 static void compile_ctx_releasep(scmp_filter_ctx *ctx)
 {
@@ -73,7 +74,7 @@ static uint32_t compile_kernel_action(const struct policy_rule *r)
 		return SCMP_ACT_ALLOW;
 	case POLICY_DENY:
 		/* libseccomp 2.5 refuses ERRNO(4095), which the kernel takes: notify. */
-		if (r->error >= 4095)
+		if (r->error >= 4095 || r->kernel_answer)
 			break;
 		return SCMP_ACT_ERRNO((uint32_t)r->error);
 	case POLICY_KILL:
@@ -376,8 +377,25 @@ static int compile_new_ctx(uint32_t def, scmp_filter_ctx *ret)
 	return 0;
 }
 
-/* Builds the filter; notified (POLICY_NR_MAX entries) may be NULL. */
-static int compile_build(const struct policy *p, bool *notified, scmp_filter_ctx *ret)
+/*
+ * With the Landlock layer (landlock-compile.c): a call the program's kernel
+ * would check against the ruleset, which the policy may let run, must reach
+ * the supervisor, which performs it outside the sandbox.
+ */
+static void compile_plan_landlock(const struct policy_landlock *ll, int nr, uint32_t def,
+				  struct compile_plan *plan)
+{
+	bool may_run = plan->kind == PLAN_DEFAULT ? def == SCMP_ACT_ALLOW
+			: plan->action == SCMP_ACT_ALLOW ||
+				  (plan->kind == PLAN_COND && def == SCMP_ACT_ALLOW);
+
+	if (ll && may_run && landlock_forces_notify(ll, nr))
+		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
+}
+
+/* Builds the filter; notified (POLICY_NR_MAX entries) may be NULL; ll too. */
+static int compile_build(const struct policy *p, const struct policy_landlock *ll, bool *notified,
+			 scmp_filter_ctx *ret)
 {
 	_cleanup_ctx_ scmp_filter_ctx ctx = NULL;
 	uint32_t def = compile_kernel_action(&p->def);
@@ -389,9 +407,14 @@ static int compile_build(const struct policy *p, bool *notified, scmp_filter_ctx
 	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
 		struct compile_plan plan;
 
-		r = compile_plan_of(p, nr, def, &plan);
-		if (r == 0 && plan.kind != PLAN_DEFAULT)
-			r = compile_add_plan(ctx, p, nr, &plan);
+		if (ll && policy_landlock_decides(ll, nr)) {
+			r = landlock_compile_syscall(ctx, ll, nr, def, &plan.notified);
+		} else {
+			r = compile_plan_of(p, nr, def, &plan);
+			compile_plan_landlock(ll, nr, def, &plan);
+			if (r == 0 && plan.kind != PLAN_DEFAULT)
+				r = compile_add_plan(ctx, p, nr, &plan);
+		}
 		if (r < 0)
 			return r;
 		if (notified)
@@ -442,6 +465,12 @@ static int compile_export(scmp_filter_ctx ctx, struct sock_fprog *ret)
 
 int policy_compile(const struct policy *p, struct policy_program **ret)
 {
+	return policy_compile_landlock(p, NULL, ret);
+}
+
+int policy_compile_landlock(const struct policy *p, const struct policy_landlock *ll,
+			    struct policy_program **ret)
+{
 	_cleanup_ctx_ scmp_filter_ctx ctx = NULL;
 	struct policy_program *prog;
 	int r;
@@ -453,7 +482,7 @@ int policy_compile(const struct policy *p, struct policy_program **ret)
 		return -ENOMEM;
 	prog->nr_max = POLICY_NR_MAX;
 	prog->notified = calloc(POLICY_NR_MAX, sizeof(bool));
-	r = prog->notified ? compile_build(p, prog->notified, &ctx) : -ENOMEM;
+	r = prog->notified ? compile_build(p, ll, prog->notified, &ctx) : -ENOMEM;
 	if (r == 0)
 		r = compile_export(ctx, &prog->bpf);
 	if (r < 0) {
@@ -475,12 +504,17 @@ void policy_program_free(struct policy_program *prog)
 
 int policy_export_pfc(const struct policy *p, int fd)
 {
+	return policy_export_pfc_landlock(p, NULL, fd);
+}
+
+int policy_export_pfc_landlock(const struct policy *p, const struct policy_landlock *ll, int fd)
+{
 	_cleanup_ctx_ scmp_filter_ctx ctx = NULL;
 	int r;
 
 	if (!p || fd < 0 || !p->finished || p->failed)
 		return -EINVAL;
-	r = compile_build(p, NULL, &ctx);
+	r = compile_build(p, ll, NULL, &ctx);
 	if (r < 0)
 		return r;
 	return seccomp_export_pfc(ctx, fd);

@@ -34,7 +34,9 @@ static void describe_outcome(struct describe_buf *b, const struct policy_rule *r
 	const char *name;
 
 	describe_add(b, "%s", policy_action_name(r->action));
-	if (r->action == POLICY_DENY) {
+	if (r->action == POLICY_DENY && r->kernel_answer) {
+		describe_add(b, " kernel");
+	} else if (r->action == POLICY_DENY) {
 		name = policy_errno_name(r->error);
 		if (name)
 			describe_add(b, " %s", name);

@@ -187,6 +187,30 @@ static int evaluate_paths(struct eval_ctx *x, const struct policy_rule *r, size_
 	return paths != 0 && !any_path;
 }
 
+/*
+ * A `kernel` rule refuses what the kernel's sandbox refuses, which never
+ * refuses a file that has no path (a pipe, a socket, an anonymous inode
+ * reopened through /proc/PID/fd: Landlock lets pseudo file systems through):
+ * 1 when every path the rule applies to is absolute, 0 when one is not.
+ */
+static int evaluate_kernel_paths(struct eval_ctx *x, const struct policy_rule *r, size_t entry)
+{
+	unsigned int paths = kform_entry_paths(r, entry, x->pc);
+
+	for (int n = 0; n < 2; n++) {
+		int e;
+
+		if (!(paths & (1u << n)))
+			continue;
+		e = evaluate_fetch_path(x, n);
+		if (e < 0)
+			return e;
+		if (x->path[n][0] != '/')
+			return 0;
+	}
+	return 1;
+}
+
 /* The conditions after the registers, in kform.c's order; 1, 0 or -errno. */
 static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size_t entry)
 {
@@ -203,6 +227,11 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 	}
 	if (r->n_paths) {
 		e = evaluate_paths(x, r, entry);
+		if (e <= 0)
+			return e;
+	}
+	if (r->kernel_answer) {
+		e = evaluate_kernel_paths(x, r, entry);
 		if (e <= 0)
 			return e;
 	}
@@ -277,6 +306,7 @@ static void evaluate_decide(const struct policy_rule *r, bool is_default, bool c
 	*ret = (struct policy_decision){
 		.action = r->action,
 		.error = r->action == POLICY_DENY ? r->error : 0,
+		.kernel_answer = r->action == POLICY_DENY && r->kernel_answer,
 		.value = r->action == POLICY_RETURN ? r->value : 0,
 		.line = is_default ? 0 : r->line,
 		.file = is_default ? NULL : r->file,

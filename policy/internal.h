@@ -98,6 +98,13 @@ struct policy_rule {
 	int col; /* of the action word */
 	enum policy_action action;
 	int error;     /* POLICY_DENY */
+	/*
+	 * POLICY_DENY with the errno word `kernel`: the call fails as the
+	 * kernel's sandbox (Landlock) fails it (error holds EACCES, its usual
+	 * answer); the rule reads the path, and never matches one that is not
+	 * absolute (a pipe or socket reopened through /proc/PID/fd).
+	 */
+	bool kernel_answer;
 	int64_t value; /* POLICY_RETURN */
 	int *syscalls;
 	int *syscall_cols;           /* of the word that named it (a syscall or a @group) */
@@ -176,6 +183,9 @@ struct policy {
 	size_t n_implicit;                      /* rules[0..n_implicit) are implicit */
 	struct policy_move_pattern *moves;      /* the stopping rules' patterns, once (moves.c) */
 	size_t n_moves;
+	unsigned int scope;                     /* `scope` (scope.c): POLICY_SCOPE_* asked */
+	const char *scope_file;                 /* where it was first asked */
+	int scope_line;
 };
 
 static inline bool policy_rule_is_unconditional(const struct policy_rule *r)
@@ -321,6 +331,16 @@ void kform_build(const struct policy_rule *r, size_t entry, struct kform *ret);
 /* kform_build's kind only, for rule index i and syscall nr (KF_FALSE when i does not name nr). */
 enum kform_kind kform_kind_of(const struct policy *p, size_t i, int nr);
 
+/* landlock.c: does Landlock check calls of nr (opens, exec, names made and removed, truncate)? */
+bool landlock_answers_syscall(int nr);
+/* landlock-compile.c, for compile.c */
+struct policy_landlock;
+/* The filter's rules for a syscall the Landlock layer decides. */
+int landlock_compile_syscall(void *ctx, const struct policy_landlock *ll, int nr, uint32_t def,
+			     bool *ret_notified);
+/* Must every call of nr the policy may let run reach the supervisor (landlock.h)? */
+bool landlock_forces_notify(const struct policy_landlock *ll, int nr);
+
 /* compile.c: does the filter settle the calls of nr that no rule sends up? */
 bool compile_syscall_in_kernel(const struct policy *p, int nr);
 
@@ -376,6 +396,7 @@ bool glob_tells_apart_beneath(const char *pattern, const char *a, const char *b)
 /* implicit.c */
 /* `implicit NAME off`. */
 void implicit_parse(struct parser *ps, const struct lexer_line *words);
+void scope_parse(struct parser *ps, const struct lexer_line *words);
 /* At policy_finish: puts the sets the policy needs before its rules; warns about those off. */
 int implicit_add(struct policy *p, struct policy_diags *diags);
 

@@ -39,6 +39,7 @@ int policy_rule_info(const struct policy *p, size_t i, struct policy_rule_info *
 	*ret = (struct policy_rule_info){
 		.action = r->action,
 		.error = r->action == POLICY_DENY ? r->error : 0,
+		.kernel_answer = r->action == POLICY_DENY && r->kernel_answer,
 		.value = r->action == POLICY_RETURN ? r->value : 0,
 		.file = r->file,
 		.line = r->line,
@@ -75,6 +76,8 @@ static uint32_t introspect_kernel_action(const struct policy_rule_info *in)
 	case POLICY_ALLOW:
 		return SCMP_ACT_ALLOW;
 	case POLICY_DENY:
+		if (in->kernel_answer)
+			return SCMP_ACT_NOTIFY; /* worked out by the supervisor, or Landlock */
 		return in->error < 4095 ? SCMP_ACT_ERRNO((uint32_t)in->error) : SCMP_ACT_NOTIFY;
 	case POLICY_KILL:
 		return SCMP_ACT_KILL_PROCESS;

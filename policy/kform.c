@@ -174,6 +174,12 @@ void kform_build(const struct policy_rule *r, size_t entry, struct kform *kf)
 	/* bind is in @file-create when its address is an AF_UNIX path: in memory. */
 	if ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET))
 		kf->kind = KF_MEMORY;
+	/* The kernel's answer depends on what the path resolves to (and if it is one). */
+	if (r->kernel_answer) {
+		if (!kform_entry_paths(r, entry, pc))
+			goto never;
+		kf->kind = KF_MEMORY;
+	}
 	if (roles & ENTRY_NET_ADDRESSED) {
 		/* sendto's address pointer is a register; sendmsg's is in struct msghdr. */
 		if (nr == SYS_sendto)

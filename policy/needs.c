@@ -57,7 +57,7 @@ const char *policy_enforcement_reason(int nr)
 static bool needs_kernel_action(const struct policy_rule *r)
 {
 	return r->action == POLICY_ALLOW || r->action == POLICY_KILL ||
-	       (r->action == POLICY_DENY && r->error < 4095);
+	       (r->action == POLICY_DENY && r->error < 4095 && !r->kernel_answer);
 }
 
 /* Does the filter settle the calls this rule decides (compile.c's plan for nr)? */

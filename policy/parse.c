@@ -111,9 +111,9 @@ static int parse_action_word(const char *s, enum policy_action *ret)
 
 static void parse_bad_action(struct parser *ps, const struct lexer_token *t, bool with_default)
 {
-	static const char *const words[] = { "allow",  "deny",	  "kill",    "log",
-					     "return", "default", "include", "implicit" };
-	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 3;
+	static const char *const words[] = { "allow",	"deny",	   "kill",     "log",	"return",
+					     "default", "include", "implicit", "scope" };
+	size_t n = with_default ? ARRAY_SIZE(words) : ARRAY_SIZE(words) - 4;
 	const char *near = NULL;
 	char hint[64];
 
@@ -123,7 +123,7 @@ static void parse_bad_action(struct parser *ps, const struct lexer_token *t, boo
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 	parser_error(ps, t->col, near ? hint : NULL, "unknown action '%s': expected %s", t->text,
-		     with_default ? "allow, deny, kill, log, return, default, include or implicit"
+		     with_default ? "allow, deny, kill, log, return, default, include, implicit or scope"
 				  : "allow, deny, kill, log or return");
 }
 
@@ -371,7 +371,10 @@ static enum word_kind parse_classify(const char *s)
 static void parse_trailer(struct parser *ps, struct policy_rule *r, const struct lexer_token *t,
 			  enum word_kind kind)
 {
-	if (r->action == POLICY_DENY)
+	if (r->action == POLICY_DENY && strcmp(t->text, "kernel") == 0) {
+		r->kernel_answer = true;
+		r->error = EACCES;
+	} else if (r->action == POLICY_DENY)
 		parse_errno(ps, t, &r->error);
 	else if (r->action == POLICY_RETURN && kind == WORD_VALUE)
 		parse_value(ps, t, &r->value);
@@ -395,6 +398,9 @@ static void parse_rule_words(struct parser *ps, struct policy_rule *r,
 		const struct lexer_token *t = &words->tokens[i];
 		enum word_kind kind = parse_classify(t->text);
 
+		/* `deny ... kernel`: the kernel's own answer (no syscall has that name). */
+		if (r->action == POLICY_DENY && strcmp(t->text, "kernel") == 0)
+			kind = WORD_ERRNO;
 		if (trailer) {
 			parser_error(ps, t->col, "the errno or value comes last",
 				     "unexpected '%s' after '%s'", t->text,
@@ -433,6 +439,27 @@ int policy_push_rule(struct policy *p, struct policy_rule *r)
 	return 0;
 }
 
+/*
+ * `kernel` asks for the answer of the kernel's sandbox, Landlock, which
+ * checks opens, exec, names made and removed and truncate, not the rest
+ * (stat, chmod, chown, utimes, xattrs): each syscall of the rule must be
+ * one it checks. One error per rule, at the first that is not.
+ */
+static void parse_check_kernel_answer(struct parser *ps, const struct policy_rule *r)
+{
+	for (size_t e = 0; e < r->n_syscalls; e++) {
+		/* bind of a Unix socket path, through @file-create: the answer is EACCES. */
+		if (landlock_answers_syscall(r->syscalls[e]) ||
+		    (r->syscall_roles[e] & ENTRY_UNIX_BIND))
+			continue;
+		parser_error(ps, r->syscall_cols[e], "write an errno for it, e.g. EACCES, in a rule of "
+			     "its own", "the kernel's answer ('kernel') is for the calls Landlock "
+			     "checks (opens, exec, making and removing names, truncate), not %s",
+			     policy_syscall_name(r->syscalls[e]));
+		return;
+	}
+}
+
 static void parse_rule(struct parser *ps, enum policy_action action, const struct lexer_line *words)
 {
 	const struct lexer_token *first = &words->tokens[0];
@@ -453,6 +480,8 @@ static void parse_rule(struct parser *ps, enum policy_action action, const struc
 	if (action == POLICY_RETURN && !trailer)
 		parser_error(ps, first->col, "e.g. 'return getppid 42'", "return needs a value");
 	condition_check_rule(ps, &r, words);
+	if (r.kernel_answer)
+		parse_check_kernel_answer(ps, &r);
 	if (ps->errors == errors && !ps->oom && policy_push_rule(ps->p, &r) < 0)
 		ps->oom = true;
 	rule_free(&r);
@@ -487,6 +516,13 @@ static void parse_default(struct parser *ps, const struct lexer_line *words)
 		return;
 	}
 	d.error = d.action == POLICY_DENY ? EPERM : 0;
+	if (words->count > 2 && d.action == POLICY_DENY &&
+	    strcmp(words->tokens[2].text, "kernel") == 0) {
+		parser_error(ps, words->tokens[2].col, "write 'deny @file-write kernel' (and so on) "
+			     "as a rule, and an errno here", "the default decides every syscall, and "
+			     "the kernel's answer ('kernel') is only for the calls Landlock checks");
+		return;
+	}
 	if (words->count > 2)
 		parse_trailer(ps, &d, &words->tokens[2], parse_classify(words->tokens[2].text));
 	if (d.action == POLICY_RETURN && words->count < 3)
@@ -516,6 +552,8 @@ static void parse_line(struct parser *ps, char *text, struct lexer_line *words)
 		parse_default(ps, words);
 	else if (strcmp(words->tokens[0].text, "implicit") == 0)
 		implicit_parse(ps, words);
+	else if (strcmp(words->tokens[0].text, "scope") == 0)
+		scope_parse(ps, words);
 	else if (parse_action_word(words->tokens[0].text, &action) == 0)
 		parse_rule(ps, action, words);
 	else

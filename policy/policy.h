@@ -129,6 +129,13 @@ typedef int (*policy_path_fn)(void *userdata, const char **ret_path);
 struct policy_decision {
 	enum policy_action action;
 	int error;               /* POLICY_DENY: the errno */
+	/*
+	 * POLICY_DENY by a rule whose errno is `kernel`: the errno is the
+	 * kernel's answer to a refused access, which the caller works out for
+	 * the call at hand (EACCES, or the error of a check the kernel makes
+	 * first, unotify.policy(5)); error holds EACCES.
+	 */
+	bool kernel_answer;
 	int64_t value;           /* POLICY_RETURN: the value */
 	int line;                /* the rule that decided (0: default) */
 	const char *file;        /* its file */
@@ -273,6 +280,18 @@ struct policy_implicit_info {
 
 int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret);
 
+/*
+ * `scope abstract-unix signal` (unotify.policy(5), SCOPE): the program may
+ * not reach an abstract Unix socket bound, or a process, outside its
+ * sandbox. Only Landlock (ABI 6) enforces it: without, the program must
+ * not start. The POLICY_SCOPE_* asked (0: none), and where first.
+ */
+#define POLICY_SCOPE_ABSTRACT_UNIX (1u << 0)
+#define POLICY_SCOPE_SIGNAL        (1u << 1)
+unsigned int policy_scope(const struct policy *p, const char **ret_file, int *ret_line);
+/* "abstract-unix", "signal": the name of one POLICY_SCOPE_* bit, or NULL. */
+const char *policy_scope_name(unsigned int bit);
+
 /* Named groups (@file-read, @network-io...): 0 and the sorted numbers, -ENOENT when unknown. */
 int policy_group_expand(const char *name, int *nrs, size_t size, size_t *ret_n);
 /* The i-th group name (with '@'), NULL past the end. */
@@ -284,6 +303,7 @@ const char *policy_group_at(size_t i);
 struct policy_rule_info {
 	enum policy_action action;
 	int error;            /* POLICY_DENY */
+	bool kernel_answer;   /* POLICY_DENY with the errno word `kernel` */
 	int64_t value;        /* POLICY_RETURN */
 	const char *file;     /* NULL for a default that was not written */
 	int line;

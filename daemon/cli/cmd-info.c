@@ -18,6 +18,7 @@ static void info_print_text(const struct unotify_features *f)
 	printf("kernel: %s\n", f->kernel_release);
 	for (size_t i = 0; unotify_features_get(f, i, &name, &on) == 0; i++)
 		printf("%s: %s\n", name, on ? "available" : "not available");
+	printf("landlock-abi: %d\n", f->landlock_abi);
 }
 
 static void info_print_json(const struct unotify_features *f)
@@ -30,6 +31,7 @@ static void info_print_json(const struct unotify_features *f)
 	for (size_t i = 0; unotify_features_get(f, i, &name, &on) == 0; i++)
 		json_object_object_add(feat, name, json_object_new_boolean(on));
 	json_object_object_add(o, "features", feat);
+	json_object_object_add(o, "landlock_abi", json_object_new_int(f->landlock_abi));
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
 	json_object_put(o);
 }

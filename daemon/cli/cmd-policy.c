@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "run.h"
+#include "run-landlock.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
@@ -155,12 +156,33 @@ static int policy_compile_one(struct policy *p, const char *bpf_out)
 	return r;
 }
 
+/* --landlock: the Landlock layer for this kernel, as `unotify run` would bind it. */
+static int policy_compile_landlock_text(struct policy *p)
+{
+	struct run_landlock ll = { 0 };
+	int r;
+
+	run_landlock_abi(false, &ll);
+	r = run_landlock_prepare(p, false, &ll);
+	if (r == 0) {
+		fflush(stderr);
+		r = policy_landlock_write(p, ll.layer, stdout);
+		if (r == 0 && ll.off)
+			printf("# the layer is off here: %s\n", ll.off);
+	}
+	if (r < 0)
+		fprintf(stderr, "unotify: cannot write the Landlock layer: %s\n", strerror(-r));
+	run_landlock_free(&ll);
+	return r;
+}
+
 static void policy_compile_usage(FILE *out)
 {
-	fprintf(out, "Usage: unotify policy compile FILE... --bpf OUT | --pfc\n"
-		     "  --bpf OUT   the kernel layer as raw BPF (struct sock_filter[]) to OUT ('-':\n"
-		     "              stdout), as bwrap --seccomp FD reads it\n"
-		     "  --pfc       libseccomp's pseudo filter code to stdout\n");
+	fprintf(out, "Usage: unotify policy compile FILE... --bpf OUT | --pfc | --landlock\n"
+		     "  --bpf OUT   the seccomp layer as raw BPF (struct sock_filter[]) to OUT ('-':\n"
+		     "              stdout), as bwrap --seccomp FD reads it (no Landlock layer)\n"
+		     "  --pfc       libseccomp's pseudo filter code to stdout\n"
+		     "  --landlock  the Landlock layer for this kernel, readable, to stdout\n");
 }
 
 /* `policy compile`: 0, 1 invalid policy or failure, EXIT_USAGE bad usage. */
@@ -169,33 +191,36 @@ static int policy_compile_main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "bpf", required_argument, NULL, 'b' },
 		{ "pfc", no_argument, NULL, 'p' },
+		{ "landlock", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *bpf_out = NULL;
 	struct policy *p = NULL;
-	bool pfc = false;
+	bool pfc = false, landlock = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "b:ph", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:plh", options, NULL)) != -1) {
 		if (c == 'b') {
 			bpf_out = optarg;
 		} else if (c == 'p') {
 			pfc = true;
+		} else if (c == 'l') {
+			landlock = true;
 		} else {
 			policy_compile_usage(c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : EXIT_USAGE;
 		}
 	}
-	if (optind >= argc || !!bpf_out == pfc) {
+	if (optind >= argc || !!bpf_out + pfc + landlock != 1) {
 		fprintf(stderr, "unotify: policy compile needs FILE and exactly one of --bpf OUT, "
-				"--pfc\n");
+				"--pfc, --landlock\n");
 		policy_compile_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (run_policy_load(argv + optind, (size_t)(argc - optind), NULL, 0, &p) < 0)
 		return 1;
-	r = policy_compile_one(p, bpf_out);
+	r = landlock ? policy_compile_landlock_text(p) : policy_compile_one(p, bpf_out);
 	policy_free(p);
 	return r < 0 ? 1 : 0;
 }
@@ -235,10 +260,11 @@ static void policy_usage(FILE *out)
 {
 	fprintf(out, "Usage: unotify policy check FILE...\n"
 		     "       unotify policy explain FILE... [--syscall NAME] [--json]\n"
-		     "       unotify policy compile FILE... --bpf OUT | --pfc\n"
+		     "       unotify policy compile FILE... --bpf OUT | --pfc | --landlock\n"
 		     "check: prints FILE: OK, or every error as FILE:LINE:COL.\n"
 		     "explain: per syscall its layer, its rules in order, how each is enforced.\n"
-		     "compile: the kernel layer, as raw BPF or libseccomp's PFC text.\n");
+		     "compile: the seccomp layer, as raw BPF or libseccomp's PFC text, or the\n"
+		     "Landlock layer.\n");
 }
 
 int cmd_policy(int argc, char **argv)

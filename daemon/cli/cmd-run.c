@@ -39,6 +39,7 @@ static void run_usage(FILE *out)
 		"  --share-pid           run the program in our pid namespace: it can then\n"
 		"                        signal, trace (CAP_SYS_PTRACE) or renice unotify\n"
 		"  --stats               per-syscall counts and round-trip times at exit\n"
+		"  --no-landlock         no Landlock layer: the supervisor decides what it would\n"
 		"  --daemon              let unotifyd supervise, by its policy --policy-name\n"
 		"  --policy-name NAME    with --daemon: the daemon's policy NAME (its kernel\n"
 		"                        layer comes from the daemon too)\n"
@@ -102,6 +103,7 @@ enum {
 	OPT_POLICY_DIR,
 	OPT_SHARE_PID,
 	OPT_SOCKET,
+	OPT_NO_LANDLOCK,
 };
 
 static const struct option run_options[] = {
@@ -123,6 +125,7 @@ static const struct option run_options[] = {
 	{ "policy-dir", required_argument, NULL, OPT_POLICY_DIR },
 	{ "share-pid", no_argument, NULL, OPT_SHARE_PID },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
+	{ "no-landlock", no_argument, NULL, OPT_NO_LANDLOCK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -195,6 +198,9 @@ static int run_parse_one(int c, struct run_options *o)
 		fprintf(stderr, "unotify: --policy-dir is gone: with --daemon the daemon's own "
 				"policies are used (unotifyd --policy-dir)\n");
 		return -EINVAL;
+	case OPT_NO_LANDLOCK:
+		o->no_landlock = true;
+		return 1;
 	case OPT_SHARE_PID:
 		o->share_pid = true;
 		return 1;

@@ -18,6 +18,8 @@
 
 #include "commands.h"
 #include "explain.h"
+#include "explain-landlock.h"
+#include "explain-rules.h"
 #include "run.h"
 #include "lib/util.h"
 #include "policy/policy.h"
@@ -94,6 +96,7 @@ struct explain_syscall {
 struct explain {
 	struct policy *policy;
 	struct policy_program *prog;
+	struct run_landlock landlock;
 	char **files;
 	size_t n_files;
 	int only_nr; /* --syscall, or -1 */
@@ -266,13 +269,20 @@ static void explain_print_rule(const struct explain *x, const struct explain_rul
 
 static void explain_print_syscall(const struct explain *x, const struct explain_syscall *es)
 {
-	printf("\n%s (%d): %s: %s\n", policy_syscall_name(es->nr), es->nr,
-	       explain_layer_name(es->layer), explain_layer_text(es->layer));
+	if (policy_landlock_decides(x->landlock.layer, es->nr))
+		printf("\n%s (%d): landlock: %s\n", policy_syscall_name(es->nr), es->nr,
+		       explain_landlock_layer_text(&x->landlock, es->nr));
+	else
+		printf("\n%s (%d): %s: %s\n", policy_syscall_name(es->nr), es->nr,
+		       explain_layer_name(es->layer), explain_layer_text(es->layer));
 	if (policy_syscall_moves_checked(x->policy, es->nr))
 		printf("  (moves: allowed only where no path pattern tells the old name from the "
 		       "new one, else EXDEV)\n");
-	for (size_t i = 0; i < es->n_rules; i++)
+	explain_landlock_print_syscall(&x->landlock, es->nr);
+	for (size_t i = 0; i < es->n_rules; i++) {
 		explain_print_rule(x, &es->rules[i]);
+		explain_landlock_print_rule(&x->landlock, es->nr, es->rules[i].index);
+	}
 }
 
 static const char *explain_needs_name(enum policy_needs needs)
@@ -323,9 +333,16 @@ static struct json_object *explain_json_syscall(const struct explain *x,
 
 	json_object_object_add(o, "name", json_object_new_string(policy_syscall_name(es->nr)));
 	json_object_object_add(o, "nr", json_object_new_int(es->nr));
-	json_object_object_add(o, "layer", json_object_new_string(explain_layer_name(es->layer)));
-	for (size_t i = 0; i < es->n_rules; i++)
-		json_object_array_add(rules, explain_json_rule(x, &es->rules[i]));
+	json_object_object_add(o, "layer", json_object_new_string(
+		policy_landlock_decides(x->landlock.layer, es->nr) ? "landlock"
+								   : explain_layer_name(es->layer)));
+	explain_landlock_json_syscall(&x->landlock, es->nr, o);
+	for (size_t i = 0; i < es->n_rules; i++) {
+		struct json_object *r = explain_json_rule(x, &es->rules[i]);
+
+		explain_landlock_json_rule(&x->landlock, es->nr, es->rules[i].index, r);
+		json_object_array_add(rules, r);
+	}
 	json_object_object_add(o, "rules", rules);
 	return o;
 }
@@ -367,7 +384,28 @@ static bool explain_wanted(const struct explain *x, int nr)
 	       policy_syscall_moves_checked(x->policy, nr);
 }
 
-static int explain_walk(const struct explain *x, struct json_object *list)
+/* Where each rule of es is enforced, for the section by rule (explain-rules.h). */
+static int explain_place(const struct explain *x, const struct explain_syscall *es,
+			 struct explain_at_list *at)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < es->n_rules && r == 0; i++) {
+		const struct explain_rule *er = &es->rules[i];
+
+		if (explain_landlock_rule_decided(&x->landlock, es->nr, er->index))
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_LANDLOCK, NULL);
+		else if (er->n_how == 1 && er->how[0] == EXPLAIN_KERNEL)
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_KERNEL, NULL);
+		else
+			r = explain_at_add(at, er->index, es->nr, EXPLAIN_AT_SUPERVISOR,
+					   explain_landlock_why_not(&x->landlock, es->nr));
+	}
+	return r;
+}
+
+static int explain_walk(const struct explain *x, struct json_object *list,
+			struct explain_at_list *at)
 {
 	for (size_t nr = 0; nr < x->prog->nr_max; nr++) {
 		struct explain_syscall es;
@@ -382,7 +420,10 @@ static int explain_walk(const struct explain *x, struct json_object *list)
 			json_object_array_add(list, explain_json_syscall(x, &es));
 		else
 			explain_print_syscall(x, &es);
+		r = explain_place(x, &es, at);
 		free(es.rules);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -427,6 +468,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 		printf(" %s", x->files[i]);
 	printf("\nforeign architectures (i386, x32 entry points): killed in the kernel\n");
 	explain_print_implicit(x);
+	explain_landlock_print_header(&x->landlock);
 	if (x->only_nr >= 0)
 		return;
 	printf("\nevery syscall no rule names:\n");
@@ -436,6 +478,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 static int explain_run(const struct explain *x)
 {
 	struct json_object *o = NULL, *list = NULL;
+	struct explain_at_list at = { 0 };
 	struct explain_rule others;
 	int r;
 
@@ -444,7 +487,11 @@ static int explain_run(const struct explain *x)
 		return r;
 	if (!x->json) {
 		explain_print_header(x, &others);
-		return explain_walk(x, NULL);
+		r = explain_walk(x, NULL, &at);
+		if (r == 0 && x->only_nr < 0)
+			explain_at_print(x->policy, &at);
+		explain_at_free(&at);
+		return r;
 	}
 	o = json_object_new_object();
 	list = json_object_new_array();
@@ -454,9 +501,12 @@ static int explain_run(const struct explain *x)
 				      json_object_new_string(x->files[i]));
 	json_object_object_add(o, "foreign_arch", json_object_new_string("kill"));
 	json_object_object_add(o, "implicit", explain_json_implicit(x));
+	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
-	r = explain_walk(x, list);
+	r = explain_walk(x, list, &at);
 	json_object_object_add(o, "syscalls", list);
+	json_object_object_add(o, "rules", explain_at_json(x->policy, &at));
+	explain_at_free(&at);
 	if (r == 0)
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								  JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -468,7 +518,8 @@ static void explain_usage(FILE *out)
 {
 	fprintf(out, "Usage: unotify policy explain FILE... [--syscall NAME] [--json]\n"
 		     "Shows, per syscall the policy names, its layer, the rules its calls meet\n"
-		     "in order and how each verdict is enforced. See unotify(1).\n");
+		     "in order and how each verdict is enforced, then the layers of each rule.\n"
+		     "See unotify(1).\n");
 }
 
 /* Returns 1 to go on, 0 after --help, EXIT_USAGE on bad usage (reported). */
@@ -526,12 +577,17 @@ int explain_main(int argc, char **argv)
 	}
 	if (run_policy_load(x.files, x.n_files, NULL, 0, &x.policy) < 0)
 		return 1;
-	r = policy_compile(x.policy, &x.prog);
+	/* The layers as `unotify run` would build them on this kernel. */
+	run_landlock_abi(false, &x.landlock);
+	r = run_landlock_prepare(x.policy, true, &x.landlock);
+	if (r == 0)
+		r = policy_compile_landlock(x.policy, x.landlock.layer, &x.prog);
 	if (r < 0)
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
 	else if ((r = explain_run(&x)) < 0)
 		fprintf(stderr, "unotify: explain: %s\n", strerror(-r));
 	policy_program_free(x.prog);
+	run_landlock_free(&x.landlock);
 	policy_free(x.policy);
 	return r < 0 ? 1 : 0;
 }

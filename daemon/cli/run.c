@@ -23,6 +23,7 @@
 #include "protocol/client.h"
 #include "record.h"
 #include "run-stats.h"
+#include "run-landlock.h"
 #include "run-syscount.h"
 #include "lib/util.h"
 
@@ -147,6 +148,10 @@ static int run_spawn_error(const char *prog, int r)
 	case -ESRCH:
 		fprintf(stderr, "unotify: no such user (see --user)\n");
 		return EXIT_SUPERVISOR;
+	case -ESTALE:
+		fprintf(stderr, "unotify: landlock: a path of the ruleset changed between the "
+				"check and the start; not started (try again, or --no-landlock)\n");
+		return EXIT_SUPERVISOR;
 	case -EACCES:
 	case -ENOEXEC:
 	case -EISDIR:
@@ -232,6 +237,7 @@ struct run_state {
 	struct run_stats *stats;
 	struct run_syscount syscount; /* --stats: this thread's own system calls */
 	struct record *record;
+	struct run_landlock landlock;
 };
 
 /*
@@ -243,10 +249,29 @@ struct run_state {
 static int run_fetch_layer(struct run_state *s)
 {
 	_cleanup_free_ char *why = NULL;
+	unsigned int off = 0, more = 0;
 	int r;
 
-	r = client_kernel_layer(s->o->daemon_socket, s->o->policy_name, &s->layer,
-				&s->layer_serial, &why);
+	/*
+	 * With the Landlock layer the daemon builds (run-landlock.h), asked again
+	 * without a family a rule of which cannot be bound here.
+	 */
+	run_landlock_abi(s->o->no_landlock, &s->landlock);
+	for (int tries = 0; tries <= POLICY_LANDLOCK_FAMILIES; tries++) {
+		struct kernel_layer_landlock k = { 0 };
+
+		free(steal_pointer(&s->layer.filter));
+		free(steal_pointer(&why));
+		r = client_kernel_layer_landlock(s->o->daemon_socket, s->o->policy_name,
+						 s->landlock.abi > 0 ? s->landlock.abi : -1, off,
+						 &s->layer, &s->layer_serial, &k, &why);
+		if (r == 0)
+			r = run_landlock_adopt(&s->landlock, &k, s->o->quiet, &more);
+		kernel_layer_landlock_free(&k);
+		if (r < 0 || !(more & ~off))
+			break;
+		off |= more;
+	}
 	if (r == -EINVAL && !why)
 		fprintf(stderr, "unotify: '%s' is not a policy name (letters, digits, '_', '.', "
 				"'-')\n", s->o->policy_name);
@@ -286,7 +311,19 @@ static int run_prepare(struct run_state *s)
 				    &s->policy);
 	if (r < 0)
 		return r;
-	r = policy_compile(s->policy, &s->prog);
+	/* The rules Landlock enforces exactly, bound in the child (run-landlock.h). */
+	run_landlock_abi(o->no_landlock || o->record_path, &s->landlock);
+	r = run_landlock_prepare(s->policy, o->quiet, &s->landlock);
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot work out the Landlock layer: %s\n", strerror(-r));
+		return r;
+	}
+	/* A `scope` only Landlock enforces, and it cannot here: never run without it. */
+	if (s->landlock.layer->scope_why) {
+		fprintf(stderr, "unotify: %s\n", s->landlock.layer->scope_why);
+		return -EOPNOTSUPP;
+	}
+	r = policy_compile_landlock(s->policy, s->landlock.layer, &s->prog);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot compile the policy: %s\n", strerror(-r));
 		return r;
@@ -322,6 +359,7 @@ static int run_start(struct run_state *s)
 		.keep_caps = o->keep_caps,
 		.pin_cpu = o->cpu >= 0,
 		.cpu = o->cpu,
+		.landlock = run_landlock_attr(&s->landlock),
 		.share_pid = o->share_pid,
 		/* The sandbox's init execs us afresh (unotify.c): none of our memory in it. */
 		.init_exe = "/proc/self/exe",
@@ -456,6 +494,7 @@ static void run_state_free(struct run_state *s)
 	record_free(s->record);
 	run_audit_close(s->audit);
 	policy_program_free(s->prog);
+	run_landlock_free(&s->landlock);
 	policy_free(s->policy);
 	free(s->layer.filter);
 }

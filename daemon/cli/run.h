@@ -25,6 +25,7 @@ struct run_options {
 	const char *keep_caps;
 	bool stats;
 	bool quiet;
+	bool no_landlock;           /* --no-landlock: every rule with seccomp and the supervisor */
 	bool share_pid;             /* --share-pid: the program in our pid namespace */
 	/* --daemon: unotifyd's policy_name, its kernel layer from the daemon, the listener to it */
 	bool daemon;

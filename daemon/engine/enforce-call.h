@@ -36,6 +36,17 @@ struct enforce_family {
 	bool (*performed_as)(struct enforce_call *c, struct policy_call *call);
 	/* The policy let the call run after reading memory: perform it. */
 	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
+	/*
+	 * The policy refused it with `deny ... kernel`: the kernel's answer, a
+	 * positive errno (NULL: EACCES). See lib/refusal.c.
+	 */
+	int (*refuse)(struct enforce_call *c);
+	/*
+	 * Perform an allowed call even when it was decided on registers alone:
+	 * under a Landlock ruleset the program's own kernel may answer it
+	 * otherwise (a rename to another directory: EXDEV). NULL: never.
+	 */
+	bool (*always_perform)(const struct enforce_call *c);
 	void (*release)(struct enforce_call *c);
 	/* Optional: what the audit record shows beyond the decision's own reads. */
 	void (*audit)(struct enforce_call *c, struct audit_record *r);
@@ -56,6 +67,7 @@ struct enforce_path {
 };
 
 struct enforce_call {
+	const struct policy *policy;      /* what decides (exec's interpreters are asked too) */
 	unotify_listener *l;
 	const struct seccomp_notif *req;
 	const uint64_t *args;

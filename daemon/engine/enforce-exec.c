@@ -7,15 +7,33 @@
  * kernel reads the path again: a racing thread of the target can swap it
  * in between. `unotify policy check` warns about every rule that allows an
  * exec by path (POLICY_PERFORM_NONE in pathcalls.c); SECURITY.md says so.
+ * The Landlock layer, which checks the execute right in the kernel, closes
+ * that race where it takes the exec rules (policy/landlock.c).
+ *
+ * `deny @file-exec kernel` refuses what the kernel's sandbox refuses, and
+ * the kernel checks every file it executes for the call: the program, a
+ * script's interpreter (#!, up to the kernel's depth) and the ELF
+ * interpreter (the dynamic loader). Where the supervisor decides, an exec
+ * allowed on its path is refused (EACCES) when one of its interpreters
+ * meets such a rule, as the kernel would refuse it.
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "enforce-call.h"
+#include "lib/util.h"
+
+/* binfmt_script reads this much; the kernel runs at most 5 levels of interpreters. */
+#define EXEC_HEAD_MAX  256
+#define EXEC_DEPTH_MAX 5
 
 /* The audit trail shows what was run, as strace does, within these bounds. */
 #define EXEC_AUDIT_ARGS    32
@@ -81,10 +99,154 @@ static int exec_path(struct enforce_call *c, int n, const char **ret_path)
 	return enforce_resolve_path(c, 0, &how, ret_path);
 }
 
+/* Does a `kernel` rule name this syscall? Only then are interpreters asked. */
+static bool exec_has_kernel_rules(const struct policy *p, int nr)
+{
+	struct policy_rule_info in;
+	size_t i;
+
+	for (size_t k = 0; k < policy_syscall_rule_count(p, nr); k++)
+		if (policy_syscall_rule_at(p, nr, k, &i) == 0 && policy_rule_info(p, i, &in) == 0 &&
+		    in.kernel_answer)
+			return true;
+	return false;
+}
+
+/* PT_INTERP of an ELF file (64 or 32 bits, the file's own byte order being ours). */
+static int exec_elf_interp(int fd, const unsigned char *head, size_t n, char *out, size_t size)
+{
+	bool is64 = n >= EI_NIDENT && head[EI_CLASS] == ELFCLASS64;
+	uint64_t phoff, off, len;
+	unsigned int phnum, phentsize;
+
+	if (n < (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return 0;
+	if (is64) {
+		const Elf64_Ehdr *e = (const Elf64_Ehdr *)head;
+
+		phoff = e->e_phoff, phnum = e->e_phnum, phentsize = e->e_phentsize;
+	} else {
+		const Elf32_Ehdr *e = (const Elf32_Ehdr *)head;
+
+		phoff = e->e_phoff, phnum = e->e_phnum, phentsize = e->e_phentsize;
+	}
+	for (unsigned int i = 0; i < phnum && i < 64; i++) {
+		Elf64_Phdr ph64;
+		Elf32_Phdr ph32;
+
+		if (pread(fd, is64 ? (void *)&ph64 : (void *)&ph32, is64 ? sizeof(ph64) : sizeof(ph32),
+			  (off_t)(phoff + (uint64_t)i * phentsize)) != (ssize_t)(is64 ? sizeof(ph64)
+											: sizeof(ph32)))
+			return 0;
+		if ((is64 ? ph64.p_type : ph32.p_type) != PT_INTERP)
+			continue;
+		off = is64 ? ph64.p_offset : ph32.p_offset;
+		len = is64 ? ph64.p_filesz : ph32.p_filesz;
+		if (len < 2 || len > size || pread(fd, out, len, (off_t)off) != (ssize_t)len ||
+		    out[len - 1] != '\0')
+			return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* The next file the kernel executes for this one: 1 and its path, 0 when none. */
+static int exec_interpreter(int pathfd, char *out, size_t size)
+{
+	unsigned char head[EXEC_HEAD_MAX + 1];
+	_cleanup_close_ int fd = -1;
+	char link[64];
+	ssize_t n;
+
+	/* Read as the supervisor: the kernel runs what the program may not read. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", pathfd);
+	fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, head, EXEC_HEAD_MAX, 0);
+	if (n < 4)
+		return 0;
+	head[n] = '\0';
+	if (head[0] == '#' && head[1] == '!') {
+		const char *s = (const char *)head + 2 + strspn((const char *)head + 2, " \t");
+		size_t len = strcspn(s, " \t\n");
+
+		if (!len || len >= size)
+			return 0;
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return 1;
+	}
+	if (memcmp(head, ELFMAG, SELFMAG) == 0)
+		return exec_elf_interp(fd, head, (size_t)n, out, size);
+	return 0;
+}
+
+struct exec_ask {
+	const char *path;
+};
+
+static int exec_ask_path(void *userdata, const char **ret_path)
+{
+	*ret_path = ((struct exec_ask *)userdata)->path;
+	return 0;
+}
+
+/* 0, or EACCES when an interpreter meets `deny ... kernel` (the kernel would refuse it). */
+static int exec_check_interpreters(struct enforce_call *c)
+{
+	int fd = c->paths[0].res.fd, r = 0;
+	struct unotify_path res[EXEC_DEPTH_MAX];
+	int n_res = 0;
+	char interp[4096];
+
+	for (int depth = 0; depth < EXEC_DEPTH_MAX && r == 0 && fd >= 0; depth++) {
+		struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
+		struct policy_call call = { .nr = SYS_execve };
+		struct policy_decision d;
+		unotify_target *t;
+		struct exec_ask ask;
+
+		if (exec_interpreter(fd, interp, sizeof(interp)) <= 0 || enforce_target(c, &t) < 0)
+			break;
+		how.path = interp;
+		/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
+		if (unotify_path_resolve(t, &how, &res[n_res]) < 0)
+			break;
+		if (res[n_res].error) {
+			unotify_path_release(&res[n_res]);
+			break;
+		}
+		ask.path = res[n_res].path;
+		fd = res[n_res++].fd;
+		if (policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) == 0 &&
+		    d.action == POLICY_DENY && d.kernel_answer)
+			r = EACCES;
+	}
+	while (n_res > 0)
+		unotify_path_release(&res[--n_res]);
+	return r;
+}
+
 /* No safe way: the kernel runs it (see above). */
 static void exec_perform(struct enforce_call *c, struct unotify_verdict *v)
 {
-	*v = unotify_verdict_continue();
+	int err = 0;
+
+	if (c->policy && c->paths && c->paths[0].resolved &&
+	    exec_has_kernel_rules(c->policy, c->req->data.nr))
+		err = exec_check_interpreters(c);
+	*v = err ? unotify_verdict_errno(err) : unotify_verdict_continue();
+}
+
+/* `deny ... kernel`: the lookup's error, else the refusal. */
+static int exec_refuse(struct enforce_call *c)
+{
+	const char *ignored;
+
+	if (exec_path(c, 0, &ignored) < 0)
+		return c->read_error ? c->read_error : EPERM;
+	return c->paths[0].res.error ? c->paths[0].res.error : EACCES;
 }
 
 /* One string of argv into s->strings[i]; a string too long is cut, and said so. */
@@ -147,6 +309,7 @@ const struct enforce_family enforce_exec_family = {
 	.decode = exec_decode,
 	.path = exec_path,
 	.perform = exec_perform,
+	.refuse = exec_refuse,
 	.release = enforce_free_state,
 	.audit = exec_audit,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE, /* resolves, performs nothing */

@@ -509,22 +509,36 @@ static int mutate_call(struct enforce_call *c, struct mutate_state *s,
 	return -ENOSYS;
 }
 
-static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
+/*
+ * Every path the call takes, resolved (those the policy read already are
+ * kept): 0, or the positive errno the call fails with.
+ */
+static int mutate_resolve_all(struct enforce_call *c, const struct unotify_path *p[2])
 {
-	const struct unotify_path *p[2] = { NULL, NULL };
 	const char *ignored;
 	int r;
 
-	/* Every path the call takes, resolved (those the policy read already are kept). */
 	for (int n = 0; n < 2; n++) {
+		p[n] = NULL;
 		if (!c->has_path[n])
 			continue;
 		r = mutate_path(c, n, &ignored);
-		if (r < 0) {
-			enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
-			return;
-		}
+		if (r < 0)
+			return c->read_error ? c->read_error : -r;
 		p[n] = &c->paths[n].res;
+	}
+	return 0;
+}
+
+static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
+{
+	const struct unotify_path *p[2];
+	int err = mutate_resolve_all(c, p);
+	int r;
+
+	if (err) {
+		enforce_verdict_errno(v, err);
+		return;
 	}
 	r = mutate_call(c, c->state, p[0], p[1]);
 	/* Past the program's RLIMIT_FSIZE the kernel raises SIGXFSZ too (inode_newsize_ok). */
@@ -544,10 +558,46 @@ static void mutate_release(struct enforce_call *c)
 	enforce_free_state(c);
 }
 
+/* `deny ... kernel`: every path resolved, then the kernel's checks before its sandbox's. */
+static int mutate_refuse(struct enforce_call *c)
+{
+	struct mutate_state *s = c->state;
+	const struct unotify_path *p[2];
+	unotify_target *t;
+	int r = mutate_resolve_all(c, p);
+
+	if (r)
+		return r;
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return r == -ENOENT ? ENOENT : EPERM;
+	/* symlink has one path, the new name. */
+	if (!p[0])
+		p[0] = p[1];
+	return unotify_path_refusal(t, c->req->data.nr, p[0], p[1], (unsigned int)s->a0);
+}
+
+/*
+ * Under a Landlock ruleset the program's own kernel refuses a rename or a
+ * link into another directory (EXDEV: no refer right), a truncate where it
+ * has no truncate right, a regular file made by mknod where it has no
+ * make-reg right: the supervisor, outside the sandbox, performs them,
+ * whatever decided them.
+ */
+static bool mutate_always_perform(const struct enforce_call *c)
+{
+	const struct mutate_state *s = c->state;
+
+	return s && (s->kind == MUTATE_RENAME || s->kind == MUTATE_LINK ||
+		     s->kind == MUTATE_TRUNCATE || s->kind == MUTATE_MKNOD);
+}
+
 const struct enforce_family enforce_mutate_family = {
 	.decode = mutate_decode,
 	.path = mutate_path,
 	.perform = mutate_perform,
+	.refuse = mutate_refuse,
+	.always_perform = mutate_always_perform,
 	.release = mutate_release,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_MUTATE,
 };

@@ -199,6 +199,16 @@ static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
 	*v = unotify_verdict_fd(fd, (s->plan.how.flags & O_CLOEXEC) ? O_CLOEXEC : 0);
 }
 
+/* `deny ... kernel`: the path was read for the rule, the plan is there. */
+static int open_refuse(struct enforce_call *c)
+{
+	struct open_state *s = c->state;
+
+	if (!s || open_plan(c, s) < 0)
+		return c->read_error ? c->read_error : EPERM;
+	return unotify_open_refusal(&s->plan);
+}
+
 static void open_release(struct enforce_call *c)
 {
 	struct open_state *s = c->state;
@@ -215,6 +225,7 @@ const struct enforce_family enforce_open_family = {
 	.open_flags = open_flags,
 	.performed_as = open_performed_as,
 	.perform = open_perform,
+	.refuse = open_refuse,
 	.release = open_release,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

@@ -244,7 +244,8 @@ static void enforce_ops(const struct enforce_call *c, struct policy_args_ops *op
 /* Allowed: perform what was decided on memory, or let the kernel run the rest. */
 static void enforce_allow(struct enforce_call *c, bool consulted, struct unotify_verdict *v)
 {
-	if (!consulted || !c->family) {
+	if (!c->family || (!consulted && !(c->family->always_perform &&
+					   c->family->always_perform(c)))) {
 		/* Decided on registers only: nothing a racing thread can change. */
 		*v = unotify_verdict_continue();
 		return;
@@ -289,7 +290,12 @@ static const char *enforce_verdict_from(struct enforce_call *c, const struct pol
 		return "kill";
 	case POLICY_DENY:
 	default:
-		enforce_verdict_errno(v, d->error ? d->error : EPERM);
+		/* `deny ... kernel`: what the kernel answers when its sandbox refuses. */
+		if (d->kernel_answer)
+			enforce_verdict_errno(v, c->family && c->family->refuse ?
+							 c->family->refuse(c) : EACCES);
+		else
+			enforce_verdict_errno(v, d->error ? d->error : EPERM);
 		return "deny";
 	}
 }
@@ -397,7 +403,8 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 		   struct unotify_verdict *ret, void *userdata)
 {
 	struct enforcer *e = userdata;
-	struct enforce_call call = { .l = l, .req = req, .args = (const uint64_t *)req->data.args };
+	struct enforce_call call = { .policy = e->policy, .l = l, .req = req,
+				     .args = (const uint64_t *)req->data.args };
 	struct enforce_call *c = &call;
 	struct policy_decision d;
 	const char *verdict;

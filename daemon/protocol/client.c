@@ -11,6 +11,7 @@
 
 #include "client.h"
 #include "kernel-layer.h"
+#include "kernel-layer-landlock.h"
 #include "lib/util.h"
 #include "oci-state.h"
 #include "protocol.h"
@@ -113,7 +114,7 @@ static char *client_refusal_text(struct json_object *answer)
 /* The answer to a kernel-layer request, checked (client_kernel_layer). */
 static int client_kernel_layer_answer(struct json_object *answer, const char *policy_name,
 				      struct sock_fprog *ret, uint64_t *ret_serial,
-				      char **ret_why)
+				      struct kernel_layer_landlock *ret_ll, char **ret_why)
 {
 	struct json_object *ok, *reason;
 	const char *why = NULL;
@@ -124,6 +125,11 @@ static int client_kernel_layer_answer(struct json_object *answer, const char *po
 		return -EPROTO;
 	if (json_object_get_boolean(ok)) {
 		r = kernel_layer_answer_parse(answer, policy_name, ret, ret_serial, &why);
+		/* A daemon without the Landlock layer answers none: the filter alone. */
+		if (r == 0 && ret_ll && kernel_layer_answer_landlock(answer, ret_ll, &why) < 0) {
+			free(steal_pointer(&ret->filter));
+			r = -EPROTO;
+		}
 		if (r < 0 && why)
 			*ret_why = strdup(why);
 		return r;
@@ -140,21 +146,36 @@ static int client_kernel_layer_answer(struct json_object *answer, const char *po
 int client_kernel_layer(const char *socket_path, const char *policy_name, struct sock_fprog *ret,
 			uint64_t *ret_serial, char **ret_why)
 {
+	return client_kernel_layer_landlock(socket_path, policy_name, -1, 0, ret, ret_serial, NULL,
+					    ret_why);
+}
+
+int client_kernel_layer_landlock(const char *socket_path, const char *policy_name, int abi,
+				 unsigned int off, struct sock_fprog *ret, uint64_t *ret_serial,
+				 struct kernel_layer_landlock *ret_ll, char **ret_why)
+{
 	struct json_object *req, *answer = NULL;
 	int r;
 
 	*ret_why = NULL;
+	if (ret_ll)
+		*ret_ll = (struct kernel_layer_landlock){ 0 };
 	if (!proto_policy_name_valid(policy_name))
 		return -EINVAL;
 	req = kernel_layer_request_new(policy_name);
 	if (!req)
 		return -ENOMEM;
+	if (abi >= 0 && kernel_layer_request_add_landlock(req, abi, off) < 0) {
+		json_object_put(req);
+		return -ENOMEM;
+	}
 	r = proto_request(socket_path ? socket_path : proto_socket_default(), req, NULL, 0,
 			  CLIENT_ANSWER_TIMEOUT_MS, KERNEL_LAYER_MAX_ANSWER, &answer);
 	json_object_put(req);
 	if (r < 0)
 		return r;
-	r = client_kernel_layer_answer(answer, policy_name, ret, ret_serial, ret_why);
+	r = client_kernel_layer_answer(answer, policy_name, ret, ret_serial, abi >= 0 ? ret_ll : NULL,
+				       ret_why);
 	json_object_put(answer);
 	return r;
 }

@@ -55,6 +55,16 @@ int client_register_serial(const char *socket_path, const char *policy_name, uin
  */
 int client_kernel_layer(const char *socket_path, const char *policy_name, struct sock_fprog *ret,
 			uint64_t *ret_serial, char **ret_why);
+/*
+ * The same with the Landlock layer (kernel-layer-landlock.h): the filter
+ * built with the layer of the daemon's policy for Landlock ABI abi, without
+ * the families in off, and *ret_ll its ruleset (the caller frees it with
+ * kernel_layer_landlock_free; empty when the daemon has no Landlock layer).
+ */
+struct kernel_layer_landlock;
+int client_kernel_layer_landlock(const char *socket_path, const char *policy_name, int abi,
+				 unsigned int off, struct sock_fprog *ret, uint64_t *ret_serial,
+				 struct kernel_layer_landlock *ret_ll, char **ret_why);
 
 /* {"request":"status"}: the daemon's answer (the caller's), within timeout_ms. */
 int client_status(const char *socket_path, int timeout_ms, struct json_object **ret);

@@ -10,6 +10,9 @@
  *             "bpf":BASE64 of N struct sock_filter, native byte order}
  *   refusal  {"ok":false,"error":WHY,"policies":[the names it has]}
  *
+ * A request may also ask for the Landlock layer, which the answer then
+ * carries with a filter built to match (kernel-layer-landlock.h).
+ *
  * serial names the loaded version of the policy (a reload makes a new
  * one); the client sends it back with the registration ("policySerial"),
  * and a daemon whose policy changed in between supervises fail closed

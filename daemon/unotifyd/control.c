@@ -17,12 +17,14 @@
 #include <json-c/json.h>
 
 #include "control.h"
+#include "control-landlock.h"
 #include "daemon.h"
 #include "lib/util.h"
 #include "log.h"
 #include "policies.h"
 #include "policy/policy.h"
 #include "protocol/kernel-layer.h"
+#include "protocol/kernel-layer-landlock.h"
 #include "protocol/protocol.h"
 #include "sandbox.h"
 
@@ -133,12 +135,16 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 {
 	struct policy_set *set = daemon_policies(d);
 	struct policy_entry *e = NULL;
-	struct json_object *reply = NULL;
+	struct json_object *reply = NULL, *ll = json_object_new_object();
+	struct policy_program *with_ll = NULL;
 	const char *name = "?", *why = NULL;
-	char text[PROTO_POLICY_NAME_MAX + 96];
-	int r;
+	char text[PROTO_POLICY_NAME_MAX + 96], scope_why[1024];
+	unsigned int off = 0;
+	int r, abi = -1;
 
 	r = kernel_layer_request_parse(msg, &name, &why);
+	if (r == 0 && kernel_layer_request_landlock(msg, &abi, &off, &why) < 0)
+		r = -EINVAL;
 	if (r < 0) {
 		proto_reply_error(conn, why);
 	} else if (policies_lookup(set, name, &e) < 0) {
@@ -149,12 +155,27 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 		snprintf(text, sizeof(text), "policy '%s' is broken (see the daemon log)", name);
 		control_refuse_policy(conn, "broken-policy", text, set);
 		r = -ENODATA;
-	} else if (!(reply = kernel_layer_answer_new(e->name, e->serial, &e->prog->bpf))) {
+	} else if (!ll || ((abi >= 0 || policy_scope(e->policy, NULL, NULL)) &&
+			   (r = control_landlock_layer(e->policy, abi, off, ll, &with_ll, scope_why,
+						       sizeof(scope_why), &why)) < 0)) {
+		/*
+		 * The Landlock layer (control-landlock.c), when the client asked for
+		 * it, or to refuse a `scope` a client without the layer cannot keep.
+		 */
+		proto_reply_error(conn, ll ? why : "out of memory");
+		r = r < 0 ? r : -ENOMEM;
+	} else if (!(reply = kernel_layer_answer_new(e->name, e->serial,
+						     with_ll ? &with_ll->bpf : &e->prog->bpf))) {
 		proto_reply_error(conn, "the kernel layer does not fit one answer");
 		r = -E2BIG;
 	} else {
+		if (with_ll)
+			json_object_object_add(reply, "landlock",
+					       json_object_get(json_object_object_get(ll, "landlock")));
 		proto_reply(conn, reply);
 	}
+	policy_program_free(with_ll);
+	json_object_put(ll);
 	if (r < 0 && r != -EINVAL)
 		log_info("kernel layer of '%s' refused: %s", name, strerror(-r));
 	json_object_put(reply);

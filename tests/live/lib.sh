@@ -75,6 +75,22 @@ track_pid() {
 	BG_PIDS="$BG_PIDS $1"
 }
 
+# serve NAME ARGS...: `$PROBE serve ARGS` in the background, unsupervised (tracked),
+# its output in $T/NAME.out; returns once it printed "ready".
+serve() {
+	name=$1
+	shift
+	"$PROBE" serve "$@" >"$T/$name.out" 2>&1 &
+	track_pid $!
+	i=0
+	until grep -q -e '^ready$' -e '^err ' "$T/$name.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 500 ] || fail "server $name not ready: $(cat "$T/$name.out")"
+		sleep 0.02
+	done
+	grep -q '^ready$' "$T/$name.out" || fail "server $name: $(cat "$T/$name.out")"
+}
+
 # say TEXT: a comment; `say "ok: what"` reports a passed case.
 say() {
 	case $* in

@@ -14,6 +14,8 @@
  *   race-mkdir ALLOWED DENIED ITER       mkdir; leaked: DENIED was created (removed again)
  *   race-connect unix ALLOWED DENIED ITER   connect to one of two listening sockets the
  *   race-connect inet PORT_A PORT_D ITER    probe serves itself; leaked: the peer is DENIED
+ *   race-exec ALLOWED DENIED ITER        execve in a child, ITER times; leaked: DENIED ran
+ *                                        (ALLOWED must exit 0, DENIED 1: true and false)
  */
 #include "config.h"
 
@@ -34,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "probe.h"
@@ -183,6 +186,50 @@ static int probe_cmd_race_mkdir(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * execve cannot be performed for the target: a supervisor can only check
+ * the path and CONTINUE, and the kernel reads it again (the documented
+ * race). Each child flips the path while its main thread execs it.
+ */
+static int probe_cmd_race_exec(int argc, char **argv)
+{
+	static struct race r;
+	long iterations;
+
+	if (argc != 3 || probe_parse_long(argv[2], &iterations) < 0 ||
+	    race_strings(&r, argv[0], argv[1]) < 0)
+		return 2;
+	for (long i = 0; i < iterations; i++) {
+		pthread_t flipper;
+		int status;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 3;
+		if (pid == 0) {
+			char *const args[] = { (char *)(uintptr_t)r.buf, NULL };
+
+			if (race_start(&r, &flipper) < 0)
+				_exit(101);
+			execve((const char *)(uintptr_t)r.buf, args, (char *const[]){ NULL });
+			_exit(errno == EACCES ? 100 : 101);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			r.other++;
+		else if (WEXITSTATUS(status) == 0)
+			r.allowed_n++;
+		else if (WEXITSTATUS(status) == 1)
+			r.leaked++;
+		else if (WEXITSTATUS(status) == 100)
+			r.denied_n++;
+		else
+			r.other++;
+	}
+	printf("leaked=%ld allowed=%ld denied=%ld other=%ld\n", r.leaked, r.allowed_n, r.denied_n,
+	       r.other);
+	return 0;
+}
+
 /* ---- race-connect ---- */
 
 struct race_server {
@@ -306,5 +353,6 @@ const struct probe_cmd probe_race_cmds[] = {
 	{ "race-stat", probe_cmd_race_stat },
 	{ "race-mkdir", probe_cmd_race_mkdir },
 	{ "race-connect", probe_cmd_race_connect },
+	{ "race-exec", probe_cmd_race_exec },
 	{ NULL, NULL },
 };

@@ -93,7 +93,9 @@ static void probe_usage(void)
 	      "  threads N PATH [ITER [PPID [DENIED]]]\n"
 	      "                             N threads open+read PATH (and getppid == PPID, DENIED\n"
 	      "                             fails with EACCES) ITER times: prints ok N\n"
-	      "  race ALLOWED DENIED ITER   open a path buffer flipped by another thread\n"
+	      "  race ALLOWED DENIED ITER [wronly]\n"
+	      "                             open a path buffer flipped by another thread\n"
+	      "  exec PATH [ARG...]         execv(PATH, [PATH, ARG...]): err NAME if it fails\n"
 	      "  exit N | kill SIG          exit with N, raise SIG\n"
 	      "  sleep-getppid [SECONDS]    getppid every 10ms, one line each\n"
 	      "  whoami                     uid gid groups capabilities no_new_privs seccomp\n"
@@ -101,7 +103,8 @@ static void probe_usage(void)
 	      "  fanotify FILE COUNT SECS   print the pid of each process opening FILE\n"
 	      "file calls (stat, readlink, access, unlink, mkdir, rename, link, symlink, chmod,\n"
 	      "chown, utimensat, truncate...): see probe-fs.c; sockets (connect, bind, sendto,\n"
-	      "sendmsg, serve): probe-net.c; race-stat, race-mkdir, race-connect: probe-race.c\n",
+	      "sendmsg, serve): probe-net.c; race-stat, race-mkdir, race-connect, race-exec:\n"
+	      "probe-race.c\n",
 	      stderr);
 }
 
@@ -487,9 +490,15 @@ static int probe_cmd_race(int argc, char **argv)
 {
 	static struct probe_race r;
 	long iterations, opened_denied = 0, allowed = 0, denied = 0, other = 0;
+	int flags = O_RDONLY | O_CLOEXEC;
 	struct stat dst, st;
 	pthread_t flipper;
 
+	/* "wronly" last: opened for writing (a write rule, or the Landlock layer's). */
+	if (argc == 4 && strcmp(argv[3], "wronly") == 0) {
+		flags = O_WRONLY | O_CLOEXEC;
+		argc--;
+	}
 	if (argc != 3 || probe_parse_long(argv[2], &iterations) < 0 ||
 	    strlen(argv[0]) >= sizeof(r.allowed) || strlen(argv[1]) >= sizeof(r.denied))
 		return 2;
@@ -508,7 +517,7 @@ static int probe_cmd_race(int argc, char **argv)
 		sched_yield();
 	for (long i = 0; i < iterations; i++) {
 		/* The cast drops volatile: the kernel and the supervisor read it, not us. */
-		int fd = openat(AT_FDCWD, (const char *)(uintptr_t)r.buf, O_RDONLY | O_CLOEXEC);
+		int fd = openat(AT_FDCWD, (const char *)(uintptr_t)r.buf, flags);
 
 		if (fd < 0) {
 			if (errno == EACCES)
@@ -531,6 +540,17 @@ static int probe_cmd_race(int argc, char **argv)
 }
 
 /* ---- process ---- */
+
+/* execv(PATH, ARGS): the program's own output, or the probe's err line. */
+static int probe_cmd_exec(int argc, char **argv)
+{
+	if (argc < 1)
+		return 2;
+	fflush(stdout);
+	execv(argv[0], argv);
+	probe_print_err(errno);
+	return 0;
+}
 
 static int probe_cmd_exit(int argc, char **argv)
 {
@@ -693,6 +713,7 @@ static const struct probe_cmd probe_cmds[] = {
 	{"socket", probe_cmd_socket},
 	{"threads", probe_cmd_threads},
 	{"race", probe_cmd_race},
+	{"exec", probe_cmd_exec},
 	{"exit", probe_cmd_exit},
 	{"kill", probe_cmd_kill},
 	{"sleep-getppid", probe_cmd_sleep_getppid},

@@ -293,4 +293,6 @@ void random_run_all(void (*report)(const char *name, bool ok))
 	report("builtin: group members are real syscall names", builtin_group_names());
 	report("builtin: the path index and the kernel layer decide as the plain walk",
 	       builtin_index_equals_plain_walk());
+	report("builtin: Landlock decides as the policy says, on random policies",
+	       landlock_random_agree());
 }

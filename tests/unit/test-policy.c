@@ -33,6 +33,13 @@
  *   glob: PATTERN PATH yes|no
  *   apart: PATTERN A B yes|no  (policy_glob_tells_apart, both ways round)
  *   errno: NAME NUMBER [CANONICAL]   (or "errno: NAME invalid"; CANONICAL for aliases)
+ *   landlock: ABI              (the Landlock layer for that ABI; the calls after it run
+ *                               through the filter built with it, and those the filter
+ *                               lets run to Landlock are held to a model of Landlock:
+ *                               policy-landlock.c; call word type=dir: the path is one)
+ *   decides: opens|exec yes|no   why-not: opens|exec PATTERN (fnmatch)
+ *   ruleset: beneath|path PATH RIGHTS...   rules: N   handled: RIGHTS|nothing
+ *   notify-rdwr: yes|no
  *
  * In policy lines, names and paths, @DATA@ is the suite's data directory
  * (tests/data: real-world inputs, kept as they are) and @TESTDATA@ this
@@ -58,6 +65,7 @@
 
 #include "lib/util.h"
 #include "policy/policy.h"
+#include "policy/landlock.h"
 #include "tests/unit/test-policy.h"
 
 #ifndef TESTDATA_DIR
@@ -89,6 +97,7 @@ struct tcase {
 	/* state while running */
 	struct policy *policy;
 	struct policy_program *prog;
+	struct policy_landlock *ll;
 	struct tcall *call;
 };
 
@@ -98,6 +107,8 @@ struct tcall {
 	bool foreign;
 	struct targs args;
 	uint32_t kernel_ret;
+	bool dir;     /* type=dir: the path is a directory (for the Landlock model) */
+	bool missing; /* type=new: nothing is there yet (O_CREAT creates it) */
 	bool notify; /* the kernel layer sends it to the supervisor */
 	struct policy_decision decision;
 };
@@ -128,6 +139,7 @@ static void tcase_free(struct tcase *c)
 	free(c->lines);
 	free(c->call);
 	policy_program_free(c->prog);
+	policy_landlock_free(c->ll);
 	policy_free(c->policy);
 	*c = (struct tcase){ 0 };
 }
@@ -192,6 +204,10 @@ static int tcall_parse_word(struct tcase *c, struct tcall *t, char *w)
 	} else if (strcmp(w, "arch=i386") == 0) {
 		t->arch = AUDIT_ARCH_I386;
 		t->foreign = true;
+	} else if (strcmp(w, "type=dir") == 0) {
+		t->dir = true;
+	} else if (strcmp(w, "type=new") == 0) {
+		t->missing = true;
 	} else if (strcmp(w, "arch=x32") == 0) {
 		t->call.nr |= X32_SYSCALL_BIT;
 		t->foreign = true;
@@ -247,7 +263,7 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 		.arch = t->arch,
 		.instruction_pointer = 0x7f0000001000,
 	};
-	char buf[64];
+	char buf[512];
 
 	memcpy(d.args, t->call.args, sizeof(d.args));
 	if (bpf_run(&c->prog->bpf, &d, &t->kernel_ret) < 0) {
@@ -260,6 +276,16 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 	if (t->notify && (t->call.nr >= (int)c->prog->nr_max || !c->prog->notified[t->call.nr]))
 		fail(c, "the kernel notifies %s but notified[] says it never does",
 		     policy_syscall_name(t->call.nr));
+	/* Let run to the Landlock layer: Landlock decides, as the policy says. */
+	if (c->ll && policy_landlock_decides(c->ll, t->call.nr) &&
+	    (t->kernel_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW) {
+		if (!t->args.has_path[0])
+			fail(c, "a call Landlock decides needs a path=");
+		else if (landlock_agrees(c->ll, &t->call, t->args.path[0], t->dir, t->missing,
+					 &t->decision, buf, sizeof(buf)) < 0)
+			fail(c, "%s", buf);
+		return;
+	}
 	if (!kernel_agrees(t->kernel_ret, &t->decision))
 		fail(c, "layers disagree: kernel %s, evaluator %s",
 		     kernel_ret_name(t->kernel_ret, buf, sizeof(buf)),
@@ -570,10 +596,48 @@ static void tcase_group(struct tcase *c, char *val)
 		fail(c, "%s", bad);
 }
 
+/* landlock: ABI: the layer, and the filter built with it for the calls after. */
+static void tcase_landlock(struct tcase *c, char *val)
+{
+	int r;
+
+	if (!c->policy || !c->prog) {
+		fail(c, "landlock: no compiled policy");
+		return;
+	}
+	policy_landlock_free(steal_pointer(&c->ll));
+	r = policy_landlock_build(c->policy, atoi(val), &c->ll);
+	if (r == 0) {
+		policy_program_free(steal_pointer(&c->prog));
+		r = policy_compile_landlock(c->policy, c->ll, &c->prog);
+	}
+	if (r < 0)
+		fail(c, "the Landlock layer: %s", strerror(-r));
+}
+
+static bool tcase_is_landlock_key(const char *key)
+{
+	static const char *const keys[] = { "decides", "why-not", "ruleset", "rules", "handled",
+					    "notify-rdwr" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
 static void tcase_directive(struct tcase *c, const char *key, char *val)
 {
+	char bad[512];
+
 	if (strcmp(key, "check") == 0 || strcmp(key, "env") == 0)
 		;
+	else if (strcmp(key, "landlock") == 0)
+		tcase_landlock(c, val);
+	else if (tcase_is_landlock_key(key)) {
+		if (directive_landlock(c->ll, key, val, bad, sizeof(bad)) < 0)
+			fail(c, "%s", bad);
+	}
 	else if (strcmp(key, "call") == 0)
 		tcase_call(c, val);
 	else if (strcmp(key, "describe") == 0)

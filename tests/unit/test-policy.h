@@ -38,6 +38,21 @@ size_t directive_rule_index(const struct policy *p, const char *s);
 int directive_needs(const struct policy *p, char *val, char *bad, size_t size);
 int directive_group(char *val, char *bad, size_t size);
 
+/* policy-landlock.c: the Landlock layer's directives and the model of Landlock. */
+struct policy_landlock;
+int directive_landlock(const struct policy_landlock *ll, const char *key, char *val, char *bad,
+		       size_t size);
+/* Would Landlock let this call (let run by the filter) through? */
+bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
+			   const char *path, bool dir, bool missing);
+/* 0 when the policy's decision d is what Landlock decides; -EINVAL and why. */
+int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
+		    const char *path, bool dir, bool missing, const struct policy_decision *d,
+		    char *bad, size_t size);
+
+/* Random policies of the layer's shape: evaluator and Landlock's model agree. */
+bool landlock_random_agree(void);
+
 /* policy-random.c: the cases over many generated inputs. */
 void random_run_all(void (*report)(const char *name, bool ok));
 

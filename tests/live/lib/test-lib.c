@@ -194,7 +194,7 @@ static bool test_features(void)
 	static const char *const names[] = { "user-notification", "sync-wake-up", "addfd",
 					     "addfd-send", "wait-killable-recv", "tsync-esrch",
 					     "pidfd-open", "pidfd-getfd", "process-vm-readv",
-					     "openat2" };
+					     "openat2", "landlock" };
 	struct unotify_features f;
 	const char *name;
 	bool on;
@@ -208,6 +208,7 @@ static bool test_features(void)
 	}
 	EXPECT_EQ(unotify_features_get(&f, ARRAY_SIZE(names), &name, &on), -ENOENT);
 	EXPECT(f.user_notif && f.addfd && f.pidfd_getfd && f.kernel_release[0]);
+	EXPECT(f.landlock == (f.landlock_abi > 0));
 	return true;
 }
 

@@ -22,21 +22,6 @@ echo payload >"$A/f"
 free_ports 4
 ABS=unotify-test-$$
 
-# serve NAME ARGS...: `probe serve ARGS` in the background, unsupervised; its lines in $T/NAME.out.
-serve() {
-	name=$1
-	shift
-	"$PROBE" serve "$@" >"$T/$name.out" 2>&1 &
-	track_pid $!
-	i=0
-	until grep -q -e '^ready$' -e '^err ' "$T/$name.out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 500 ] || fail "server $name not ready: $(cat "$T/$name.out")"
-		sleep 0.02
-	done
-	grep -q '^ready$' "$T/$name.out" || fail "server $name: $(cat "$T/$name.out")"
-}
-
 # served NAME ERE: the server's output gets a line matching ERE (within 10 s).
 served() {
 	i=0

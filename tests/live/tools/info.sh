@@ -4,7 +4,7 @@
 . "${top_srcdir:-.}/tests/live/lib.sh"
 setup_tmp
 
-FEATURES='user-notification sync-wake-up addfd addfd-send wait-killable-recv tsync-esrch pidfd-open pidfd-getfd process-vm-readv openat2'
+FEATURES='user-notification sync-wake-up addfd addfd-send wait-killable-recv tsync-esrch pidfd-open pidfd-getfd process-vm-readv openat2 landlock'
 
 say "== text"
 ucmd info
@@ -16,7 +16,7 @@ for f in $FEATURES; do
 	n=$(printf '%s\n' "$OUT" | grep -Ec "^$f: (available|not available)\$" || true)
 	[ "$n" = 1 ] || { show_run; fail "'$f: available|not available' appears $n times"; }
 done
-say "ok: each of the 10 features appears once"
+say "ok: each of the 11 features appears once"
 expect_grep "user notification available (this test suite runs on it)" "$OUT" \
 	'^user-notification: available$'
 
@@ -36,6 +36,14 @@ if "$PROBE" syscall 434 $$ 0 | grep -q '^ret='; then
 		fail "pidfd_open works here but info says '$(feature pidfd-open)'"
 	say "ok: pidfd-open available, as the probe finds"
 fi
+# landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION): the ABI, or an error.
+OUT=$info_text
+abi=$("$PROBE" syscall 444 0 0 1 | sed -n 's/^ret=//p')
+[ "$(feature landlock-abi)" = "${abi:-0}" ] ||
+	fail "landlock_create_ruleset says ABI '${abi:-0}', info says '$(feature landlock-abi)'"
+[ "$(feature landlock)" = "$([ "${abi:-0}" -gt 0 ] && echo available || echo 'not available')" ] ||
+	fail "landlock '$(feature landlock)' with ABI ${abi:-0}"
+say "ok: landlock-abi: ${abi:-0}, as the probe finds"
 OUT=$info_text
 if [ "$(kernel_version)" -ge 606 ]; then
 	for f in user-notification sync-wake-up addfd addfd-send wait-killable-recv tsync-esrch; do
@@ -97,11 +105,13 @@ for f in features:
         v = v == "available"
     want = text[f] == "available"
     assert v == want, "%s: JSON says %r, text says %r" % (f, v, text[f])
+assert doc.get("landlock_abi") == int(text["landlock-abi"]), \
+    "landlock_abi: JSON says %r, text says %r" % (doc.get("landlock_abi"), text["landlock-abi"])
 EOF
 then
 	show_run
 	fail "unotify info --json"
 fi
-say "ok: JSON parses, has the release and all 10 features, agreeing with the text"
+say "ok: JSON parses, has the release, all 11 features and the Landlock ABI, agreeing with the text"
 
 say "PASS: info"

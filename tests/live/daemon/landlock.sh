@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `unotify run --daemon` gets the Landlock layer of the daemon's policy: the
+# daemon builds the filter with the layer for the client's kernel and sends
+# the ruleset, which the program binds (docs/LANDLOCK.md). The answers are
+# the same with the layer, without it (--no-landlock: the daemon decides
+# every rule, kernel answers included) and under `unotify run` in-process.
+. "${top_srcdir:-.}/tests/live/daemon-lib.sh"
+setup_tmp
+
+ABI=$("$UNOTIFY" info | sed -n 's/^landlock-abi: //p')
+A=$T/tree
+mkdir -p "$A"
+echo hello >"$A/file"
+echo secret >"$T/secret"
+policy build "default allow
+allow @file-read @file-write path=$A/**
+deny  @file-write @file-create @file-delete kernel"
+policy scoped "default allow
+scope abstract-unix signal"
+start_daemon
+
+# d WHAT WANT PROBE_ARGS...: --daemon with and without the layer, and in-process.
+d() {
+	what=$1
+	want=$2
+	shift 2
+	for mode in layer off inproc; do
+		case $mode in
+		layer) urun -q --daemon --socket "$SOCK" --policy-name build -- "$PROBE" "$@" ;;
+		off) urun -q --no-landlock --daemon --socket "$SOCK" --policy-name build -- \
+			"$PROBE" "$@" ;;
+		inproc) urun -q --log /dev/null --policy "$T/policies/build.policy" -- "$PROBE" "$@" ;;
+		esac
+		case $OUT in
+		"$want"*) ;;
+		*)
+			show_run
+			fail "$what ($mode): expected '$want...'"
+			;;
+		esac
+	done
+	say "ok: $what -> $want (--daemon with the layer, without, in-process)"
+}
+
+d "write in the tree" "ok fd=" open "$A/file" wronly
+d "write outside: the kernel's answer" "err EACCES" open "$T/secret" wronly
+d "a missing file outside: ENOENT" "err ENOENT" open "$T/nothere" wronly
+d "create outside" "err EACCES" open "$T/new" wronly creat
+d "read outside" "ok fd=" open "$T/secret"
+[ "$(cat "$T/secret")" = secret ] || fail "$T/secret was changed"
+[ ! -e "$T/new" ] || fail "$T/new was created"
+
+if [ "${ABI:-0}" -ge 1 ]; then
+	n=$(grep -c "syscall=openat" "$T/audit.log" || true)
+	urun -q --daemon --socket "$SOCK" --policy-name build -- "$PROBE" open "$T/secret" wronly
+	m=$(grep -c "syscall=openat" "$T/audit.log" || true)
+	[ "$n" = "$m" ] || fail "the daemon was sent the write open the layer decides ($n, $m)"
+	say "ok: with the layer, the daemon never saw the write open (the kernel refused it)"
+	urun -q --no-landlock --daemon --socket "$SOCK" --policy-name build -- \
+		"$PROBE" open "$T/secret" wronly
+	wait_until 5 sh -c "[ \$(grep -c 'syscall=openat' '$T/audit.log') -gt $m ]" ||
+		fail "without the layer, the daemon did not decide (and record) the refusal"
+	say "ok: without the layer, the daemon decided it"
+else
+	skip_case "the layer is in use" "this kernel has no Landlock"
+fi
+say "== a policy's scope (Landlock ABI 6): bound by the client, or not started"
+rm -f "$T/ran"
+urun -q --no-landlock --daemon --socket "$SOCK" --policy-name scoped -- touch "$T/ran"
+expect_status "--daemon, scope without the layer: not started" 125
+expect_grep "the daemon says why" "$ERR" 'scope abstract-unix signal needs Landlock ABI 6'
+[ ! -e "$T/ran" ] || fail "the program ran without the scope"
+if [ "${ABI:-0}" -ge 6 ]; then
+	serve abstract stream unix "@unotify-dscope-$$" 1
+	urun -q --daemon --socket "$SOCK" --policy-name scoped -- \
+		"$PROBE" connect stream unix "@unotify-dscope-$$"
+	expect_out "--daemon, scope: an abstract socket bound outside" "err EPERM"
+	urun -q --daemon --socket "$SOCK" --policy-name scoped -- sh -c \
+		'kill -0 $PPID 2>/dev/null && echo sent || echo refused'
+	expect_out "--daemon, scope: no signal to the parent outside" refused
+else
+	skip_case "--daemon, scope bound by the client" "Landlock ABI ${ABI:-0} < 6"
+fi
+expect_daemon_alive "after the Landlock cases"
