@@ -16,12 +16,14 @@ need_cmd pkg-config
 
 D=$T/root
 # The configured directories, expanded by make itself.
-printf 'print-dirs:\n\t@echo $(bindir) $(sbindir) $(libdir) $(includedir) $(mandir) ' >"$T/dirs.mk"
+printf 'print-dirs:\n\t@echo dirs: $(bindir) $(sbindir) $(libdir) $(includedir) $(mandir) ' >"$T/dirs.mk"
 printf '$(pkgdatadir) $(sysconfdir) $(runstatedir) $(systemdsystemunitdir)\n' >>"$T/dirs.mk"
 capture "the configured directories" make -s --no-print-directory -C "$top_builddir" -f Makefile -f "$T/dirs.mk" print-dirs
 expect_status "make prints the configured directories" 0
+# Only our line: a make that first remakes its Makefile says so on stdout too.
 # shellcheck disable=SC2086 # one word per directory
-set -- $OUT
+set -- $(printf '%s\n' "$OUT" | sed -n 's/^dirs: //p')
+[ $# -ge 8 ] || fail "make printed no directories: $OUT"
 bindir=$1 sbindir=$2 libdir=$3 includedir=$4 mandir=$5 pkgdatadir=$6 sysconfdir=$7
 runstatedir=$8 unitdir=${9:-no}
 say "configured: sbindir $sbindir, datadir $pkgdatadir, sysconfdir $sysconfdir, units $unitdir"
