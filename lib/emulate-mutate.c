@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -241,10 +243,65 @@ int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
 }
 
 /*
+ * The target's soft RLIMIT_FSIZE ("Max file size" in /proc/PID/limits,
+ * readable by anyone, where prlimit(2) of another process needs its uid or
+ * CAP_SYS_RESOURCE); UINT64_MAX for unlimited. Limits are per process: the
+ * supervising thread cannot take them, so the check is made here.
+ */
+static int mutate_fsize_limit(const struct target *t, uint64_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char name[32], *line, *end;
+	unsigned long long v;
+	int r;
+
+	snprintf(name, sizeof(name), "%d/limits", (int)t->tgid);
+	r = target_read_file(target_proc_fd(), name, &text);
+	if (r < 0)
+		return r;
+	line = strstr(text, "\nMax file size");
+	if (!line)
+		return -EIO;
+	line += strlen("\nMax file size");
+	line += strspn(line, " ");
+	if (strncmp(line, "unlimited", 9) == 0) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(line, &end, 10);
+	if (errno || end == line)
+		return -EIO;
+	*ret = v;
+	return 0;
+}
+
+/*
+ * What inode_newsize_ok() refuses: growing a file past the target's
+ * RLIMIT_FSIZE (EFBIG; the kernel also raises SIGXFSZ, the caller's part:
+ * enforce-mutate.c). Shrinking, or staying within the limit, is allowed.
+ */
+static int mutate_fsize_ok(unotify_target *t, const struct unotify_path *p, int64_t length)
+{
+	struct stat st;
+	uint64_t limit;
+	int r;
+
+	if (fstat(p->fd, &st) < 0)
+		return negative_errno();
+	if (length <= st.st_size)
+		return 0;
+	r = mutate_fsize_limit(&t->t, &limit);
+	if (r < 0)
+		return r;
+	return (uint64_t)length > limit ? -EFBIG : 0;
+}
+
+/*
  * truncate(2) has no *at variant: the file is opened for writing as the
  * target (the same checks: write permission, read-only mount, append-only,
- * a running executable) and cut with ftruncate. Resource limits are the
- * supervisor's, not the target's (RLIMIT_FSIZE).
+ * a running executable) and cut with ftruncate. The supervisor's own
+ * RLIMIT_FSIZE is not the target's: the target's is checked first.
  */
 static int mutate_truncate(const struct mutate_op *op)
 {
@@ -271,6 +328,9 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 		return -EISDIR;
 	if (p->type != S_IFREG)
 		return -EINVAL;
+	r = mutate_fsize_ok(t, p, length);
+	if (r < 0)
+		return r;
 	return mutate_as(t, &op);
 }
 

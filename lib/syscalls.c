@@ -119,6 +119,8 @@ static const struct unotify_syscall_rule work_mutate[] = {
 
 /* unotify_net_* (emulate-net.c): a helper process with the target's credentials makes the call. */
 static const struct unotify_syscall_rule work_net[] = {
+	/* the engine's any-address: the address the target's socket is bound to (enforce-net.c) */
+	ANY(getsockname),
 	/* the supervisor's side: the helper's stack, clone(CLONE_VM | CLONE_VFORK), reaping */
 	ANY(mmap),
 	ANY(munmap),

@@ -232,6 +232,37 @@ static int check_rule_append(const struct policy_rule *r, struct policy_diags *d
 	return 0;
 }
 
+/*
+ * A core dump is a file the kernel writes with no system call: with
+ * core_pattern "core" (Debian's default without systemd-coredump) a
+ * program that crashes creates "core" in its working directory, or
+ * replaces one there, wherever the rules keep it from creating or writing
+ * files. Nothing seccomp sees can stop it: said once, at the first rule on
+ * file changes by path.
+ */
+static int check_core_dumps(const struct policy *p, struct policy_diags *diags)
+{
+	const unsigned int changes = POLICY_ROLE_CREATE | POLICY_ROLE_WRITE | POLICY_ROLE_DELETE;
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+
+		if (r->generated || !r->n_paths)
+			continue;
+		for (size_t e = 0; e < r->n_syscalls; e++) {
+			if (!(r->syscall_roles[e] & changes))
+				continue;
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+					"give the program RLIMIT_CORE 0 (ulimit -c 0) or a "
+					"core_pattern that is a pipe or an absolute path",
+					"the kernel writes a core dump with no system call: a "
+					"program that crashes in a directory this rule protects "
+					"(core_pattern 'core') creates or replaces a file there");
+		}
+	}
+	return 0;
+}
+
 int check_policy(struct policy *p, struct policy_diags *diags)
 {
 	_cleanup_free_ size_t *decided_by = calloc(POLICY_NR_MAX, sizeof(size_t));
@@ -272,6 +303,9 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 		if (r < 0)
 			return r;
 	}
+	r = check_core_dumps(p, diags);
+	if (r < 0)
+		return r;
 	return errors ? -EINVAL : 0;
 }
 

@@ -38,6 +38,7 @@
 #define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
 #define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
+#define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
 
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
@@ -49,7 +50,7 @@ struct implicit_set {
 	const char *name;
 	unsigned int guards;
 	const char *gap; /* what a program can do once the set is off */
-	struct implicit_rule rules[10];
+	struct implicit_rule rules[16];
 };
 
 /*
@@ -69,7 +70,7 @@ static const struct implicit_set implicit_sets[] = {
 		"path names",
 		{
 			{ "chroot pivot_root mount umount umount2 move_mount open_tree fsopen "
-			  "fsconfig fsmount fspick mount_setattr",
+			  "fsconfig fsmount fspick mount_setattr open_tree_attr",
 			  "EPERM" },
 			{ "unshare", "arg0&0x20000==0x20000 EPERM" },
 			{ "unshare", "arg0&0x10000000==0x10000000 EPERM" },
@@ -94,23 +95,37 @@ static const struct implicit_set implicit_sets[] = {
 		"device-nodes",
 		GUARDS_PATHS,
 		"a block or character device node made in an allowed directory reads and "
-		"writes the device (a disk holds every file)",
+		"writes the device (a disk holds every file), and a rename with "
+		"RENAME_WHITEOUT creates a node at its source that no create rule decides",
 		{
 			{ "mknod", "arg1&0xf000==0x6000 EPERM" },
 			{ "mknod", "arg1&0xf000==0x2000 arg2!=0 EPERM" },
 			{ "mknodat", "arg2&0xf000==0x6000 EPERM" },
 			{ "mknodat", "arg2&0xf000==0x2000 arg3!=0 EPERM" },
+			/* RENAME_WHITEOUT (4): the source's name is deleted, a 0:0 node made there. */
+			{ "renameat2", "arg4&4==4 EPERM" },
 		},
 	},
 	{
 		"inode-flags",
 		GUARDS_PATHS,
-		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR) changes a file's attributes "
-		"(immutable, append-only) through any descriptor, with no path",
+		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_ENABLE_VERITY, ...) changes "
+		"a file's attributes (immutable, append-only, verity) through any descriptor, "
+		"a read-only one too, with no path",
 		{
 			{ "ioctl", "arg1&0xffffffff==0x40086602 EPERM" },
 			{ "ioctl", "arg1&0xffffffff==0x40046602 EPERM" },
 			{ "ioctl", "arg1&0xffffffff==0x401c5820 EPERM" },
+			/*
+			 * On a read-only descriptor too: FS_IOC_ENABLE_VERITY (the
+			 * file can never be written again), FS_IOC_SETVERSION and
+			 * its 32-bit form (the inode generation),
+			 * FS_IOC_SET_ENCRYPTION_POLICY (an empty directory).
+			 */
+			{ "ioctl", "arg1&0xffffffff==0x40806685 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40087602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40047602 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x800c6613 EPERM" },
 		},
 	},
 	{
@@ -137,6 +152,87 @@ static const struct implicit_set implicit_sets[] = {
 			{ "socket", "arg0&0xffffffff==10 arg1&0xf==5 EPERM" },
 			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==132 EPERM" }, /* SCTP */
 			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==132 EPERM" },
+		},
+	},
+	{
+		/*
+		 * A source route makes the first hop an address the packet
+		 * carries, not the one connect or sendto names, and needs no
+		 * privilege: IP_OPTIONS (4) at IPPROTO_IP (0); IPV6_RTHDR (57),
+		 * IPV6_2292RTHDR (5), IPV6_2292PKTOPTIONS (6: control data
+		 * kept, a routing header included) at IPPROTO_IPV6 (41). The
+		 * same as sendmsg control data is refused by the engine.
+		 */
+		"source-routes",
+		GUARDS_ADDRESS,
+		"an IP source route (IP_OPTIONS, IPV6_RTHDR) sends the packet first to an "
+		"address the supervisor never reads",
+		{
+			{ "setsockopt", "arg1&0xffffffff==0 arg2&0xffffffff==4 EPERM" },
+			{ "setsockopt", "arg1&0xffffffff==41 arg2&0xffffffff==57 EPERM" },
+			{ "setsockopt", "arg1&0xffffffff==41 arg2&0xffffffff==5 EPERM" },
+			{ "setsockopt", "arg1&0xffffffff==41 arg2&0xffffffff==6 EPERM" },
+		},
+	},
+	{
+		/*
+		 * Calls that change files by path and that the engine cannot
+		 * perform as the program: ENOSYS, as a kernel without them says,
+		 * and programs fall back to the calls the rules decide
+		 * (setxattr, removexattr; file_setattr to ioctl(FS_IOC_FSSETXATTR),
+		 * which inode-flags refuses). acct(2) makes the kernel append
+		 * to a file it opens by path, quotactl(Q_QUOTAON) write quota
+		 * records to one (QCMD(0x800002, type): the command's high 24
+		 * bits; both need capabilities a root program may keep).
+		 */
+		"file-calls",
+		GUARDS_PATHS | GUARDS_FILES,
+		"setxattrat and removexattrat (Linux 6.13), file_setattr (6.17), acct and "
+		"quotactl(Q_QUOTAON) change a file's extended attributes, ACL, inode flags "
+		"or contents by path, outside every category",
+		{
+			{ "setxattrat removexattrat file_setattr", "ENOSYS" },
+			{ "acct", "EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x80000200 EPERM" },
+		},
+	},
+	{
+		/*
+		 * A userfaultfd that handles faults of the kernel (not
+		 * UFFD_USER_MODE_ONLY, 1) holds the supervisor's read of a
+		 * path or an address placed in a page it never fills: that
+		 * read, and the sandbox's supervision with it, waits forever.
+		 * A user-mode-only one makes the read fail (EFAULT: the call is
+		 * denied). userfaultfd(flags); ioctl(USERFAULTFD_IOC_NEW
+		 * 0xaa00, flags) of /dev/userfaultfd. EPERM is what the kernel
+		 * says to an unprivileged caller (vm.unprivileged_userfaultfd 0).
+		 */
+		"userfaultfd",
+		GUARDS_PATHS | GUARDS_NET,
+		"a userfaultfd that handles the kernel's faults stalls the supervisor's read "
+		"of a path or an address, and with it every call of the sandbox",
+		{
+			{ "userfaultfd", "arg0&1==0 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0xaa00 arg2&1==0 EPERM" },
+		},
+	},
+	{
+		/*
+		 * A Landlock domain is part of a task's credentials: no other
+		 * task can take it, so the calls the supervisor performs for
+		 * the program (opens, connects) would not honour a domain the
+		 * program gives itself. EOPNOTSUPP is what a kernel with
+		 * Landlock disabled says: best-effort users carry on, knowing
+		 * they are not restricted. unotify's own Landlock layer is
+		 * bound before the filter and is not affected.
+		 */
+		"self-landlock",
+		GUARDS_PATHS | GUARDS_NET,
+		"a Landlock domain the program gives itself is not honoured by the opens and "
+		"connects the supervisor performs for it",
+		{
+			{ "landlock_create_ruleset landlock_add_rule landlock_restrict_self",
+			  "EOPNOTSUPP" },
 		},
 	},
 };
@@ -214,6 +310,14 @@ static bool implicit_rule_has_net(const struct policy_rule *r)
 	return false;
 }
 
+static bool implicit_rule_has_files(const struct policy_rule *r)
+{
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscall_roles[i] & ENTRY_ROLES)
+			return true;
+	return false;
+}
+
 /* The first rule (of the author's) with what the set guards, or NULL. */
 static const struct policy_rule *implicit_guarded(const struct policy *p,
 						  const struct implicit_set *s)
@@ -224,6 +328,7 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		if (r->implicit)
 			continue;
 		if (((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
+		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
 		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
 		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
 			return r;

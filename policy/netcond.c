@@ -308,28 +308,34 @@ int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token
 
 /*
  * The any-address (0.0.0.0, ::, ::ffff:0.0.0.0) as a destination: the
- * kernel connects and sends to the local host instead (ip_route_connect,
- * tcp_v6_connect: loopback, or the local address the socket is bound to).
- * Its loopback form, for the rules; false when sa is not one.
+ * kernel connects and sends to the local host instead. IPv6's :: is ::1
+ * (::ffff:127.0.0.1 for a connect of a socket bound to a v4-mapped
+ * address: tcp_v6_connect); IPv4's is the socket's source address when it
+ * has one (ip_route_output_key_hash_rcu: daddr = saddr, the address bound
+ * or given by IP_PKTINFO), else 127.0.0.1: sa->any_reaches when the
+ * caller knows it. The address reached, for the rules; false
+ * when sa is not one.
  */
 static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_sockaddr *ret)
 {
 	static const uint8_t zero[16];
+	bool v4 = sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0;
+	bool mapped = sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
+		      memcmp(sa->addr + 12, zero, 4) == 0;
+
+	bool v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
 
 	*ret = *sa;
-	if (sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0) {
-		ret->addr[0] = 127;
-		ret->addr[3] = 1;
+	if ((v4 || mapped || v6) && sa->any_reaches_set) {
+		memcpy(ret->addr, sa->any_reaches, sizeof(ret->addr));
 		return true;
 	}
-	if (sa->family != AF_INET6)
-		return false;
-	if (memcmp(sa->addr, zero, 16) == 0) {
-		ret->addr[15] = 1;
+	if (v4 || mapped) {
+		ret->addr[v4 ? 0 : 12] = 127;
+		ret->addr[v4 ? 3 : 15] = 1;
 		return true;
 	}
-	if (net_is_v4_mapped(sa->addr) && memcmp(sa->addr + 12, zero, 4) == 0) {
-		ret->addr[12] = 127;
+	if (v6) {
 		ret->addr[15] = 1;
 		return true;
 	}

@@ -150,6 +150,16 @@ struct policy_sockaddr {
 	int family;             /* AF_INET, AF_INET6, AF_UNIX, or another AF_* */
 	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
 	uint16_t port;          /* host byte order */
+	/*
+	 * A destination of the any-address (0.0.0.0, ::ffff:0.0.0.0, ::)
+	 * reaches a local address: for IPv4 the socket's source (the address
+	 * it is bound to, an IP_PKTINFO source), else 127.0.0.1; for IPv6 ::1
+	 * or, connecting a socket bound to a v4-mapped address,
+	 * ::ffff:127.0.0.1. The caller that knows it sets it (in addr's
+	 * family); when unset, the loopback is assumed.
+	 */
+	bool any_reaches_set;
+	uint8_t any_reaches[16];
 	bool unix_abstract;     /* AF_UNIX: an abstract name (shown without its NUL) */
 	/* AF_UNIX: the path once resolved (may exceed sun_path), or the abstract name */
 	char unix_path[4096];

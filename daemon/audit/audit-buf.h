@@ -29,8 +29,10 @@ void abuf_put_hex(struct audit_buf *b, uint64_t v);   /* 0x1f */
 void abuf_put_oct(struct audit_buf *b, uint64_t v);   /* 0644 */
 /* A value from the target: control bytes, '\\' and spaces as \xNN, so it cannot forge fields. */
 void abuf_put_field(struct audit_buf *b, const char *s);
-/* A C string literal: "..." with '"', '\\' and non-printable bytes escaped. */
+/* A C string literal: "..." with '"', '\\', blanks and non-printable bytes escaped. */
 void abuf_put_quoted(struct audit_buf *b, const char *s);
+/* The length of the well-formed UTF-8 sequence at s, 0 when there is none. */
+size_t abuf_utf8_len(const unsigned char *s);
 /* Ends the line ("...\n" when truncated); returns its length. */
 size_t abuf_finish(struct audit_buf *b, const char *start);
 

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,12 +204,15 @@ struct audit_cut {
 
 static const char *audit_cut_one(struct audit_cut *c, const char *v, char *buf, const char *name)
 {
-	size_t n;
+	size_t n, keep = AUDIT_FIELD_MAX;
 
 	if (!v || strlen(v) <= AUDIT_FIELD_MAX)
 		return v;
-	memcpy(buf, v, AUDIT_FIELD_MAX);
-	memcpy(buf + AUDIT_FIELD_MAX, "...", 4);
+	/* Not in the middle of a character: what is kept stays UTF-8 if it was. */
+	while (keep > AUDIT_FIELD_MAX - 3 && ((unsigned char)v[keep] & 0xc0) == 0x80)
+		keep--;
+	memcpy(buf, v, keep);
+	memcpy(buf + keep, "...", 4);
 	n = strlen(c->truncated);
 	if (!strstr(c->truncated, name))
 		snprintf(c->truncated + n, sizeof(c->truncated) - n, "%s%s", n ? "," : "", name);
@@ -260,11 +264,41 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 		audit_put_optional(b, " truncated=", truncated);
 }
 
+/*
+ * A JSON string of a value from the target (or a file name): RFC 8259 text
+ * is UTF-8, and a strict reader rejects a record (or the whole trail) with
+ * a byte that is not. Such bytes, and '\\' so that none can be forged, are
+ * written as the text format writes them, \xNN.
+ */
+static struct json_object *audit_json_string(const char *s)
+{
+	size_t len = strlen(s), n = 0;
+	_cleanup_free_ char *buf = malloc(len * 4 + 1);
+
+	if (!buf)
+		return json_object_new_string("?");
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t k = abuf_utf8_len(p);
+
+		if (k && *p != '\\') {
+			memcpy(buf + n, p, k);
+			n += k;
+			p += k;
+			continue;
+		}
+		n += (size_t)sprintf(buf + n, "\\x%02x", *p);
+		p++;
+	}
+	buf[n] = '\0';
+	return json_object_new_string_len(buf, (int)n);
+}
+
 static struct json_object *audit_json_object(const struct audit_record *r, const char *truncated)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	const char *name = policy_syscall_name(r->nr);
-	char when[64], rule[300], hex[32];
+	/* The rule is never cut: its file name may be as long as a path, and its line counts. */
+	char when[64], rule[PATH_MAX + 32], hex[32];
 	struct audit_buf b;
 
 	/* The same time text as the text format, so the two agree. */
@@ -278,7 +312,7 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 		snprintf(rule, sizeof(rule), "default");
 	json_object_object_add(o, "time", json_object_new_string(when));
 	if (r->sandbox)
-		json_object_object_add(o, "sandbox", json_object_new_string(r->sandbox));
+		json_object_object_add(o, "sandbox", audit_json_string(r->sandbox));
 	json_object_object_add(o, "pid", json_object_new_int(r->pid));
 	json_object_object_add(o, "syscall",
 			       name ? json_object_new_string(name) : json_object_new_int(r->nr));
@@ -288,7 +322,7 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 				       json_object_new_string(audit_errno_name(r->error)));
 	if (strcmp(r->verdict, "return") == 0)
 		json_object_object_add(o, "value", json_object_new_int64(r->value));
-	json_object_object_add(o, "rule", json_object_new_string(rule));
+	json_object_object_add(o, "rule", audit_json_string(rule));
 	for (int i = 0; i < 6; i++) {
 		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)r->args[i]);
 		json_object_array_add(args, json_object_new_string(hex));
@@ -298,19 +332,19 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 		struct json_object *argv = json_object_new_array();
 
 		if (r->path_arg)
-			json_object_object_add(o, "program", json_object_new_string(r->path_arg));
+			json_object_object_add(o, "program", audit_json_string(r->path_arg));
 		for (size_t i = 0; i < r->argv->n; i++)
-			json_object_array_add(argv, json_object_new_string(r->argv->args[i]));
+			json_object_array_add(argv, audit_json_string(r->argv->args[i]));
 		json_object_object_add(o, "argv", argv);
 		if (r->argv->more)
 			json_object_object_add(o, "argv_truncated", json_object_new_boolean(1));
 	}
 	if (r->path)
-		json_object_object_add(o, "path", json_object_new_string(r->path));
+		json_object_object_add(o, "path", audit_json_string(r->path));
 	if (r->path2)
-		json_object_object_add(o, "path2", json_object_new_string(r->path2));
+		json_object_object_add(o, "path2", audit_json_string(r->path2));
 	if (r->addr)
-		json_object_object_add(o, "addr", json_object_new_string(r->addr));
+		json_object_object_add(o, "addr", audit_json_string(r->addr));
 	if (truncated[0])
 		json_object_object_add(o, "truncated", json_object_new_string(truncated));
 	return o;

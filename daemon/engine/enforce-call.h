@@ -120,6 +120,12 @@ int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how 
 /* The verdict for a performed call's result: a value, or its errno. */
 void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r);
 void enforce_verdict_errno(struct unotify_verdict *v, int err);
+/*
+ * err, with the signal the kernel raises in the thread along with it
+ * (SIGPIPE with EPIPE, SIGXFSZ with EFBIG): a default action before the
+ * reply, a handler after it (unotify_target_sig_disposition).
+ */
+void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err);
 /* Writes an out-parameter into the target's memory; -EFAULT as the kernel would. */
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len);
 

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,13 +533,19 @@ static int mutate_resolve_all(struct enforce_call *c, const struct unotify_path 
 static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
 {
 	const struct unotify_path *p[2];
-	int err = mutate_resolve_all(c, p);
+	int err = mutate_resolve_all(c, p), r;
 
 	if (err) {
 		enforce_verdict_errno(v, err);
 		return;
 	}
-	enforce_result(c, v, mutate_call(c, c->state, p[0], p[1]));
+	r = mutate_call(c, c->state, p[0], p[1]);
+	/* Past the program's RLIMIT_FSIZE the kernel raises SIGXFSZ too (inode_newsize_ok). */
+	if (r == -EFBIG && ((struct mutate_state *)c->state)->kind == MUTATE_TRUNCATE) {
+		enforce_verdict_signal(c, v, SIGXFSZ, EFBIG);
+		return;
+	}
+	enforce_result(c, v, r);
 }
 
 static void mutate_release(struct enforce_call *c)

@@ -61,6 +61,8 @@ struct net_state {
 	bool unix_resolved;    /* c->paths[0] is the AF_UNIX path, resolved */
 	bool no_address;       /* sendto with a NULL address: decided on registers only */
 	struct policy_sockaddr view;
+	uint8_t *control;      /* sendmsg: the control data, copied once (decided and sent) */
+	bool control_copied;
 	char addr_text[4200];  /* the address for the audit trail (c->addr_text) */
 };
 
@@ -143,6 +145,29 @@ static int net_read_msghdr(struct enforce_call *c, struct net_state *s)
 	if ((size_t)len > sizeof(s->addr))
 		len = sizeof(s->addr);
 	return net_read_addr(c, s, (uint64_t)(uintptr_t)s->msg.msg_name, len);
+}
+
+/*
+ * sendmsg's control data, copied once: what is decided on (IP_PKTINFO,
+ * source routes) is what the helper sends.
+ */
+static int net_read_control(struct enforce_call *c, struct net_state *s)
+{
+	size_t len = s->msg.msg_controllen;
+	int r;
+
+	if (s->control_copied || len == 0)
+		return 0;
+	if (len > NET_CONTROL_MAX)
+		return enforce_fail(c, ENOBUFS);
+	s->control = malloc(len);
+	if (!s->control)
+		return enforce_fail(c, ENOMEM);
+	r = unotify_mem_read(c->l, c->req, (uint64_t)(uintptr_t)s->msg.msg_control, s->control, len);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : r == -EPERM || r == -EIO ? EFAULT : -r);
+	s->control_copied = true;
+	return 0;
 }
 
 /* ---- What the policy sees ---- */
@@ -230,6 +255,134 @@ static int net_view_unix(struct enforce_call *c, struct net_state *s, struct pol
 			     s->domain == AF_UNIX && (!send || s->type == SOCK_DGRAM));
 }
 
+/*
+ * The control messages the kernel will read (ip_cmsg_send,
+ * ip6_datagram_send_ctl, on our copy, as for_each_cmsghdr walks it): a
+ * source route (IP_RETOPTS, IPV6_RTHDR, IPV6_2292RTHDR) sends the packet
+ * first to an address no rule reads: EPERM, as setsockopt's is refused
+ * (implicit set source-routes). The last IP_PKTINFO (or IPV6_PKTINFO of a
+ * v4-mapped address) source in *ret_src, *ret_has set: a datagram to the
+ * any-address goes there.
+ */
+static int net_scan_control(struct enforce_call *c, const struct net_state *s, uint8_t ret_src[4],
+			    bool *ret_has)
+{
+	size_t len = s->control_copied ? s->msg.msg_controllen : 0, off = 0;
+
+	while (off < len && len - off >= sizeof(struct cmsghdr)) {
+		struct cmsghdr h;
+		const uint8_t *data = s->control + off + CMSG_LEN(0);
+
+		memcpy(&h, s->control + off, sizeof(h));
+		if (h.cmsg_len < sizeof(h) || h.cmsg_len > len - off)
+			return enforce_fail(c, EINVAL);
+		if ((h.cmsg_level == IPPROTO_IP && h.cmsg_type == IP_RETOPTS) ||
+		    (h.cmsg_level == IPPROTO_IPV6 &&
+		     (h.cmsg_type == IPV6_RTHDR || h.cmsg_type == IPV6_2292RTHDR)))
+			return enforce_fail(c, EPERM);
+		if (h.cmsg_level == IPPROTO_IP && h.cmsg_type == IP_PKTINFO &&
+		    h.cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
+			memcpy(ret_src, data + offsetof(struct in_pktinfo, ipi_spec_dst), 4);
+			*ret_has = true;
+		}
+		if (h.cmsg_level == IPPROTO_IPV6 && h.cmsg_type == IPV6_PKTINFO &&
+		    h.cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+			memcpy(ret_src, data + offsetof(struct in6_pktinfo, ipi6_addr) + 12, 4);
+			*ret_has = true;
+		}
+		off += CMSG_ALIGN(h.cmsg_len);
+	}
+	return 0;
+}
+
+/*
+ * The address the socket is bound to as an IPv4 address (its own, or
+ * v4-mapped; 0.0.0.0 when none), and whether it is a v4-mapped one.
+ */
+static void net_bound_v4(const struct net_state *s, uint8_t ret[4], bool *ret_mapped)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = sizeof(ss);
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
+
+	memset(ret, 0, 4);
+	*ret_mapped = false;
+	if (getsockname(s->sock, (struct sockaddr *)&ss, &len) < 0)
+		return;
+	if (ss.ss_family == AF_INET) {
+		memcpy(ret, &((const struct sockaddr_in *)&ss)->sin_addr, 4);
+	} else if (ss.ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
+		memcpy(ret, sin6->sin6_addr.s6_addr + 12, 4);
+		*ret_mapped = true;
+	}
+}
+
+/*
+ * IPv6's :: is the loopback, ::1, but for a connect (or a stream socket's
+ * send, which connects) of a socket bound to a v4-mapped address:
+ * ::ffff:127.0.0.1 (tcp_v6_connect, __ip6_datagram_connect).
+ */
+static void net_v6_any_reaches(struct enforce_call *c, const struct net_state *s, uint8_t ret[16])
+{
+	static const uint8_t mapped_lo[16] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 };
+	uint8_t bound[4];
+	bool mapped;
+
+	memset(ret, 0, 16);
+	ret[15] = 1;
+	if (c->req->data.nr != SYS_connect && s->type != SOCK_STREAM)
+		return;
+	net_bound_v4(s, bound, &mapped);
+	if (mapped)
+		memcpy(ret, mapped_lo, 16);
+}
+
+/*
+ * A destination of the any-address reaches a local address: for IPv4 (and
+ * v4-mapped) the socket's source address (IP_PKTINFO's for a datagram,
+ * else the one bound), or 127.0.0.1; for IPv6 net_v6_any_reaches. That
+ * address is decided on (next to the any-address itself:
+ * net_any_as_loopback in policy/netcond.c), and put in place of the
+ * any-address in the address the call is performed with: a thread binding
+ * the socket in between changes nothing.
+ */
+static int net_view_any(struct enforce_call *c, struct net_state *s, struct policy_sockaddr *v)
+{
+	static const uint8_t zero[16], loopback[4] = { 127, 0, 0, 1 };
+	bool mapped = v->family == AF_INET6 && IN6_IS_ADDR_V4MAPPED((struct in6_addr *)v->addr);
+	uint8_t *a = v->addr + (mapped ? 12 : 0), src[4] = { 0 };
+	bool has_src = false, ignored;
+	int r;
+
+	if (c->req->data.nr == SYS_bind)
+		return 0;
+	if (v->family == AF_INET6 && !mapped && memcmp(v->addr, zero, 16) == 0) {
+		net_v6_any_reaches(c, s, v->any_reaches);
+		v->any_reaches_set = true;
+		memcpy(&((struct sockaddr_in6 *)s->addr)->sin6_addr, v->any_reaches, 16);
+		return 0;
+	}
+	if ((v->family != AF_INET && !mapped) || memcmp(a, zero, 4) != 0)
+		return 0;
+	if (s->type == SOCK_DGRAM) {
+		r = net_scan_control(c, s, src, &has_src);
+		if (r < 0)
+			return r;
+	}
+	if (!has_src)
+		net_bound_v4(s, src, &ignored);
+	if (memcmp(src, zero, 4) == 0)
+		memcpy(src, loopback, 4);
+	memcpy(v->any_reaches, v->addr, sizeof(v->any_reaches));
+	memcpy(v->any_reaches + (mapped ? 12 : 0), src, 4);
+	v->any_reaches_set = true;
+	if (mapped)
+		memcpy(((struct sockaddr_in6 *)s->addr)->sin6_addr.s6_addr + 12, src, 4);
+	else
+		memcpy(&((struct sockaddr_in *)s->addr)->sin_addr, src, 4);
+	return 0;
+}
+
 static int net_view(struct enforce_call *c, struct net_state *s)
 {
 	struct policy_sockaddr *v = &s->view;
@@ -251,10 +404,10 @@ static int net_view(struct enforce_call *c, struct net_state *s)
 		return 0;
 	case AF_INET:
 		net_view_inet(s, v);
-		return 0;
+		return net_view_any(c, s, v);
 	case AF_INET6:
 		net_view_inet6(s, v);
-		return 0;
+		return net_view_any(c, s, v);
 	case AF_UNIX:
 		return net_view_unix(c, s, v);
 	default:
@@ -307,9 +460,13 @@ static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **r
 	}
 	if (!s->fetched) {
 		r = s->sock >= 0 ? 0 : net_socket(c, s);
-		if (r == 0 && c->req->data.nr == SYS_sendmsg)
+		if (r == 0 && c->req->data.nr == SYS_sendmsg) {
 			r = net_read_msghdr(c, s);
-		else if (r == 0)
+			if (r == 0)
+				r = net_read_control(c, s);
+			if (r == 0)
+				r = net_scan_control(c, s, (uint8_t[4]){ 0 }, &(bool){ false });
+		} else if (r == 0)
 			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
 		if (r == 0)
 			r = net_view(c, s);
@@ -382,27 +539,13 @@ static int net_copy_iov(struct enforce_call *c, struct net_state *s, uint8_t **r
 	return r;
 }
 
-static int net_copy_control(struct enforce_call *c, struct net_state *s, uint8_t **ret)
-{
-	size_t len = s->msg.msg_controllen;
-
-	if (len == 0)
-		return 0;
-	if (len > NET_CONTROL_MAX)
-		return -ENOBUFS;
-	*ret = malloc(len);
-	if (!*ret)
-		return -ENOMEM;
-	return net_copy(c, (uint64_t)(uintptr_t)s->msg.msg_control, *ret, len);
-}
-
 static int net_send(struct enforce_call *c, struct net_state *s,
 		    const struct unotify_path *unix_file)
 {
-	_cleanup_free_ uint8_t *data = NULL, *control = NULL;
+	_cleanup_free_ uint8_t *data = NULL;
 	struct msghdr m = { .msg_name = s->alen ? s->addr : NULL, .msg_namelen = s->alen };
 	struct iovec iov;
-	size_t len;
+	size_t len = 0;
 	int r;
 
 	if (c->req->data.nr == SYS_sendto) {
@@ -414,10 +557,8 @@ static int net_send(struct enforce_call *c, struct net_state *s,
 			r = net_copy(c, s->buf, data, len);
 	} else {
 		r = net_copy_iov(c, s, &data, &len);
-		if (r == 0)
-			r = net_copy_control(c, s, &control);
-		m.msg_control = control;
-		m.msg_controllen = control ? s->msg.msg_controllen : 0;
+		m.msg_control = s->control;
+		m.msg_controllen = s->control_copied ? s->msg.msg_controllen : 0;
 	}
 	if (r < 0)
 		return r;
@@ -425,28 +566,6 @@ static int net_send(struct enforce_call *c, struct net_state *s,
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
 	return unotify_net_sendmsg(c->target, s->sock, &m, s->flags, unix_file);
-}
-
-/*
- * EPIPE without MSG_NOSIGNAL: the kernel also raises SIGPIPE in the thread
- * (unotify_target_sig_disposition says when to). The helper sent with
- * MSG_NOSIGNAL, so the signal is ours to raise.
- */
-static void net_sigpipe(struct enforce_call *c, struct unotify_verdict *v)
-{
-	switch (unotify_target_sig_disposition(c->target, SIGPIPE)) {
-	case UNOTIFY_SIG_DEFAULT:
-		unotify_target_signal(c->target, SIGPIPE);
-		break;
-	case UNOTIFY_SIG_CAUGHT:
-		unotify_reply_errno(c->l, c->req->id, EPIPE);
-		unotify_target_signal(c->target, SIGPIPE);
-		*v = unotify_verdict_replied();
-		return;
-	case UNOTIFY_SIG_IGNORED:
-		break;
-	}
-	enforce_verdict_errno(v, EPIPE);
 }
 
 static void net_perform(struct enforce_call *c, struct unotify_verdict *v)
@@ -474,7 +593,8 @@ static void net_perform(struct enforce_call *c, struct unotify_verdict *v)
 	else
 		r = net_send(c, s, unix_file);
 	if (r == -EPIPE && nr != SYS_connect && nr != SYS_bind && !(s->flags & MSG_NOSIGNAL)) {
-		net_sigpipe(c, v);
+		/* The helper sent with MSG_NOSIGNAL: the kernel's SIGPIPE is ours to raise. */
+		enforce_verdict_signal(c, v, SIGPIPE, EPIPE);
 		return;
 	}
 	enforce_result(c, v, r);
@@ -486,6 +606,8 @@ static void net_release(struct enforce_call *c)
 
 	if (s && s->sock >= 0)
 		s->sock = safe_close(s->sock);
+	if (s)
+		free(s->control);
 	free(s);
 	c->state = NULL;
 }

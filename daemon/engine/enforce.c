@@ -165,6 +165,23 @@ void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r
 		*v = unotify_verdict_value(r);
 }
 
+void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err)
+{
+	switch (unotify_target_sig_disposition(c->target, sig)) {
+	case UNOTIFY_SIG_DEFAULT:
+		unotify_target_signal(c->target, sig);
+		break;
+	case UNOTIFY_SIG_CAUGHT:
+		unotify_reply_errno(c->l, c->req->id, err);
+		unotify_target_signal(c->target, sig);
+		*v = unotify_verdict_replied();
+		return;
+	case UNOTIFY_SIG_IGNORED:
+		break;
+	}
+	enforce_verdict_errno(v, err);
+}
+
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len)
 {
 	int r = unotify_mem_write(c->l, c->req, addr, buf, len);

@@ -60,6 +60,9 @@ static int cmd_open_rw(int argc, char **argv)
 	return 0;
 }
 
+/* The largest mapping scanned: more than any heap or stack of ours. */
+#define MAPPING_MAX (4UL << 30)
+
 int maps_read(pid_t pid, struct mapping *maps, int max)
 {
 	char path[64], line[512];
@@ -77,6 +80,10 @@ int maps_read(pid_t pid, struct mapping *maps, int max)
 			continue;
 		/* Writable data only: the heap and stacks, where a parsed policy lives. */
 		if (perms[0] != 'r' || perms[1] != 'w' || strstr(line, "[vvar"))
+			continue;
+		/* Not a sanitizer's shadow (terabytes of zeros, reserved, never a
+		 * policy): reading it would outlast every time limit. */
+		if (maps[n].end - maps[n].start > MAPPING_MAX)
 			continue;
 		n++;
 	}

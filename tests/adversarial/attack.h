@@ -77,5 +77,9 @@ extern const struct attack_cmd attack_fs_cmds[];
 extern const struct attack_cmd attack_net_cmds[];
 extern const struct attack_cmd attack_stall_cmds[];
 extern const struct attack_cmd attack_daemon_cmds[];
+extern const struct attack_cmd attack_r2_fs_cmds[];
+extern const struct attack_cmd attack_r2_net_cmds[];
+extern const struct attack_cmd attack_r2_sys_cmds[];
+extern const struct attack_cmd attack_r2_daemon_cmds[];
 
 #endif

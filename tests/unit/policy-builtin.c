@@ -119,17 +119,25 @@ static bool builtin_file_errors(void)
 	return ok;
 }
 
-/* A fragment meant to be given with another policy (a profile) may leave the default to it. */
+/*
+ * A fragment meant to be given with another policy (a profile) may leave
+ * the default to it; and a policy with path rules on file changes has the
+ * core dump gap no filter closes (tests/policy/contrib.table says which).
+ */
 static size_t builtin_diags_but_default(const struct policy_diags *d)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->count; i++)
-		n += !(d->items[i].line == 0 && strstr(d->items[i].message, "no default"));
+		n += !(d->items[i].line == 0 && strstr(d->items[i].message, "no default")) &&
+		     !strstr(d->items[i].message, "writes a core dump");
 	return n;
 }
 
-/* Every contrib policy must pass `unotify policy check`: no error, no warning but a missing default. */
+/*
+ * Every contrib policy must pass `unotify policy check`: no error, no
+ * warning but a missing default or the core dump gap.
+ */
 static bool builtin_contrib_policies(void)
 {
 	const char *dir = TESTDATA_DIR "/../../contrib/policies";

@@ -188,9 +188,9 @@ expect_grep "O_CREAT shows the mode in octal" "$ERR" \
 say "== execve: the program and its argv, as strace shows them, bounded and escaped"
 urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c 'exec /bin/echo "a b" "q\"x" "$(printf "\001")"'
 expect_grep "the shell's execve: path and argv" "$ERR" \
-	'syscall=execve verdict=log .* args=\("/bin/sh", \["/bin/sh", "-c", "exec /bin/echo .*"\], 0x[0-9a-f]+\)'
-expect_grep "quotes and control characters escaped" "$ERR" \
-	'syscall=execve verdict=log .* args=\("/bin/echo", \["/bin/echo", "a b", "q\\"x", "\\x01"\], 0x[0-9a-f]+\)'
+	'syscall=execve verdict=log .* args=\("/bin/sh", \["/bin/sh", "-c", "exec\\x20/bin/echo\\x20.*"\], 0x[0-9a-f]+\)'
+expect_grep "quotes, blanks and control characters escaped" "$ERR" \
+	'syscall=execve verdict=log .* args=\("/bin/echo", \["/bin/echo", "a\\x20b", "q\\"x", "\\x01"\], 0x[0-9a-f]+\)'
 long=$(printf '%0300d' 0)
 urun --rule 'log execve' --rule 'default allow' -- /bin/sh -c "exec /bin/true $long \$(seq 40)"
 expect_grep "a long argument is cut at 255 bytes, marked ..." "$ERR" \
