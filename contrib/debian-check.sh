@@ -63,6 +63,18 @@ for f in usr/bin/unotify usr/sbin/unotifyd etc/unotify/policies/default.policy \
 	[ -e "$root/$f" ] || die "/$f is in no package"
 done
 say "ok: the packages hold the programs, library, header, pkg-config file, policies, demo"
+# The units, made from their templates with the package's paths.
+for u in unotifyd.service unotifyd.socket; do
+	[ -f "$root/lib/systemd/system/$u" ] || die "/lib/systemd/system/$u is in no package"
+	! grep -n '@[a-zA-Z_]*@' "$root/lib/systemd/system/$u" || die "$u: a template placeholder is left"
+done
+grep -qx 'ExecStart=/usr/sbin/unotifyd' "$root/lib/systemd/system/unotifyd.service" ||
+	die "unotifyd.service does not run /usr/sbin/unotifyd"
+grep -qx 'ListenStream=/run/unotifyd/unotifyd.sock' "$root/lib/systemd/system/unotifyd.socket" ||
+	die "unotifyd.socket does not listen on /run/unotifyd/unotifyd.sock"
+grep -q 'include /usr/share/unotify/policies/' "$root/usr/share/unotify/policies/build-sandbox.policy" ||
+	die "the example policies do not say where they are"
+say "ok: the units run /usr/sbin/unotifyd on /run/unotifyd/unotifyd.sock"
 
 # demo ROOT: the README's demonstration with the installed files under ROOT.
 demo() {
@@ -72,7 +84,7 @@ demo() {
 	printf '%s\n' "$out" | grep -q '^demo: denied, as the policy says$' ||
 		{ say "$out"; die "the demo read /etc/shadow"; }
 	printf '%s\n' "$out" | grep -q 'answered getppid: 42$' || { say "$out"; die "no getppid 42"; }
-	grep -q 'path=/etc/shadow verdict=deny errno=EACCES' "$work/audit.log" ||
+	grep -q 'syscall=openat verdict=deny errno=EACCES .*path=/etc/shadow$' "$work/audit.log" ||
 		die "the audit trail lacks the denial"
 }
 demo "$root"

@@ -5,9 +5,12 @@
 #          tests in a ThreadSanitizer build, and prints one closing line
 #          "N passed, N failed, N skipped"
 # Usage: contrib/quickstart.sh demo|check
+# The build directory is build/ in the source tree, or $UNOTIFY_QUICKSTART_BUILD
+# for demo (the test that runs the README's examples points it at its own build).
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# -P: the tree itself, also when reached through a symbolic link.
+top=$(cd -P "$(dirname "$0")/.." && pwd -P)
 cd "$top"
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -52,24 +55,41 @@ configure_build() {
 	shift
 	[ -x configure ] || autoreconf -fi
 	mkdir -p "$dir"
-	(cd "$dir" && { [ -f Makefile ] || ../configure -q "$@"; } && make -s -j"$jobs")
+	(cd "$dir" && { [ -f Makefile ] || "$top"/configure -q "$@"; } && make -s -j"$jobs")
 }
 
 run_demo() {
 	install_deps $build_pkgs
-	configure_build build --enable-werror --enable-debug
+	build=${UNOTIFY_QUICKSTART_BUILD:-build}
+	configure_build "$build" --enable-werror --enable-debug
 	audit=$(mktemp)
 	trap 'rm -f "$audit"' EXIT
 	say "running contrib/demo/demo.sh under contrib/policies/demo.policy"
 	# LC_ALL=C: no locale files to open, so the trail shows the demo's own calls.
-	LC_ALL=C build/daemon/cli/unotify run --log "$audit" --policy contrib/policies/demo.policy \
+	LC_ALL=C "$build"/daemon/cli/unotify run --log "$audit" --policy contrib/policies/demo.policy \
 		-- contrib/demo/demo.sh
 	say "the audit trail: one line per decision the supervisor took. Calls the kernel"
 	say "layer settles never reach it; every open does, because path rules name openat"
 	cat "$audit"
 }
 
+# Many tests run programs as nobody, from the build tree: every directory
+# above it must let others through (a clone into `mktemp -d`, mode 0700,
+# does not, and two dozen tests would fail for that alone).
+check_reachable() {
+	d=$top
+	while [ "$d" != / ]; do
+		if [ -z "$(find "$d" -maxdepth 0 -perm -o+x)" ]; then
+			say "$d is mode $(stat -c %a "$d"): tests that run programs as nobody cannot"
+			say "reach the build tree; chmod o+x $d (or clone elsewhere) and run again"
+			exit 1
+		fi
+		d=$(dirname "$d")
+	done
+}
+
 run_check() {
+	check_reachable
 	install_deps $build_pkgs $test_pkgs
 	autoreconf -fi >/dev/null 2>&1
 	status=0

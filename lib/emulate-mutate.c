@@ -209,6 +209,44 @@ int unotify_path_chmod(unotify_target *t, const struct unotify_path *p, mode_t m
 	return mutate_as(t, &op);
 }
 
+/*
+ * The ids a call names are the caller's user namespace's (make_kuid(
+ * current_user_ns(), id)); performed from ours they would name others: an
+ * ACL entry for the namespace's user 1000 would grant the host's user
+ * 1000. So an id of a target in another user namespace is mapped through
+ * its uid_map or gid_map (read from our side: the second column is in our
+ * namespace); one it does not map fails with EINVAL, as the kernel does.
+ * (uid_t)-1 ("unchanged" for chown) is left as it is.
+ */
+static int mutate_map_id(const struct target *t, bool gid, uint32_t id, uint32_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char name[32];
+	int r;
+
+	if (t->same_userns || id == UINT32_MAX) {
+		*ret = id;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%d/%s", (int)t->tid, gid ? "gid_map" : "uid_map");
+	r = target_read_file(target_proc_fd(), name, &text);
+	if (r < 0)
+		return r;
+	for (char *line = text, *next; line && *line; line = next) {
+		unsigned long long inside, outside, count;
+
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (sscanf(line, "%llu %llu %llu", &inside, &outside, &count) == 3 &&
+		    id >= inside && id - inside < count) {
+			*ret = (uint32_t)(outside + (id - inside));
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* An empty path is the fd's file itself, a symlink included (lchown). */
 static int mutate_chown(const struct mutate_op *op)
 {
@@ -217,8 +255,16 @@ static int mutate_chown(const struct mutate_op *op)
 
 int unotify_path_chown(unotify_target *t, const struct unotify_path *p, uid_t uid, gid_t gid)
 {
-	struct mutate_op op = { .a = p, .call = mutate_chown, .uid = uid, .gid = gid };
+	struct mutate_op op = { .a = p, .call = mutate_chown };
+	uint32_t u, g;
+	int r = mutate_map_id(&t->t, false, uid, &u);
 
+	if (r == 0)
+		r = mutate_map_id(&t->t, true, gid, &g);
+	if (r < 0)
+		return r;
+	op.uid = u;
+	op.gid = g;
 	return mutate_as(t, &op);
 }
 
@@ -361,14 +407,57 @@ static int mutate_setxattr(const struct mutate_op *op)
 	return mutate_result(setxattr(link, op->text, op->value, op->size, (int)op->flags));
 }
 
+/* struct posix_acl_xattr_header and _entry (uapi/linux/posix_acl_xattr.h); tags USER, GROUP. */
+#define MUTATE_ACL_USER    0x02
+#define MUTATE_ACL_GROUP   0x08
+
+/*
+ * A POSIX ACL's user and group entries, mapped as chown's ids are
+ * (posix_acl_from_xattr(current_user_ns(), ...)), into ret (size bytes).
+ * A malformed value is left for the kernel to refuse.
+ */
+static int mutate_map_acl(const struct target *t, const uint8_t *value, size_t size, uint8_t *ret)
+{
+	memcpy(ret, value, size);
+	if (size < 4 || (size - 4) % 8)
+		return 0;
+	for (size_t off = 4; off < size; off += 8) {
+		uint16_t tag;
+		uint32_t id;
+		int r;
+
+		memcpy(&tag, ret + off, sizeof(tag));
+		memcpy(&id, ret + off + 4, sizeof(id));
+		if (tag != MUTATE_ACL_USER && tag != MUTATE_ACL_GROUP)
+			continue;
+		r = mutate_map_id(t, tag == MUTATE_ACL_GROUP, id, &id);
+		if (r < 0)
+			return r;
+		memcpy(ret + off + 4, &id, sizeof(id));
+	}
+	return 0;
+}
+
 int unotify_path_setxattr(unotify_target *t, const struct unotify_path *p, const char *name,
 			  const void *value, size_t size, int flags)
 {
 	struct mutate_op op = { .a = p, .call = mutate_setxattr, .text = name, .value = value,
 				.size = size, .flags = (unsigned int)flags };
+	_cleanup_free_ uint8_t *mapped = NULL;
+	int r;
 
 	if (!name || (size && !value))
 		return -EINVAL;
+	if (!t->t.same_userns && size && (strcmp(name, "system.posix_acl_access") == 0 ||
+					  strcmp(name, "system.posix_acl_default") == 0)) {
+		mapped = malloc(size);
+		if (!mapped)
+			return -ENOMEM;
+		r = mutate_map_acl(&t->t, value, size, mapped);
+		if (r < 0)
+			return r;
+		op.value = mapped;
+	}
 	return mutate_as(t, &op);
 }
 

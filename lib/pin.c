@@ -24,10 +24,6 @@
 #include "uapi.h"
 #include "util.h"
 
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
-#endif
-
 /* The pid of a pidfd in our pid namespace (its fdinfo, 5.10+). */
 static int pin_pidfd_pid(int pidfd, pid_t *ret)
 {

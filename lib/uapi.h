@@ -11,7 +11,10 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #if !HAVE_DECL_SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -35,6 +38,15 @@
 #endif
 #if !HAVE_DECL_SYS_PIDFD_GETFD
 #define SYS_pidfd_getfd 438
+#endif
+#if !HAVE_DECL_SYS_PIDFD_SEND_SIGNAL
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000 /* <fcntl.h> with _GNU_SOURCE; 2.6.39 */
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1 /* open_tree(2), 5.2; <sys/mount.h> since glibc 2.36 */
 #endif
 #if !HAVE_DECL_SYS_OPENAT2
 #define SYS_openat2 437
@@ -169,6 +181,20 @@ struct unotify_ll_net_port_attr {
 #endif
 #ifndef RESOLVE_CACHED
 #define RESOLVE_CACHED 0x20
+#endif
+
+/* Used by the adversarial programs; their headers first, so a definition there wins. */
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2) /* renameat2(2), 3.18; <stdio.h> since glibc 2.28 */
+#endif
+#ifndef MSG_FASTOPEN
+#define MSG_FASTOPEN 0x20000000 /* TCP fast open by sendto(2), 3.7 */
+#endif
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1 /* userfaultfd(2), 5.11 */
+#endif
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00) /* /dev/userfaultfd, 6.1 */
 #endif
 
 #endif

@@ -5,6 +5,51 @@
 
 #include "audit-buf.h"
 
+/*
+ * The length of the printable UTF-8 character at s, 0 when the byte must be
+ * escaped: not UTF-8 (a terminal of another charset may read 0x9b as CSI),
+ * or a C1 control (U+0080..U+009F), which terminals obey as they obey ESC.
+ */
+size_t abuf_text_len(const unsigned char *s)
+{
+	size_t k = abuf_utf8_len(s);
+
+	return k && !(s[0] == 0xc2 && s[1] < 0xa0) ? k : 0;
+}
+
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when there is none. */
+size_t abuf_utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void abuf_init(struct audit_buf *b, char *mem, size_t size)
 {
 	b->p = mem;
@@ -92,8 +137,16 @@ void abuf_put_field(struct audit_buf *b, const char *s)
 	for (const char *run = s;; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c > 0x20 && c != 0x7f && c != '\\')
+		if (c > 0x20 && c < 0x7f && c != '\\')
 			continue;
+		if (c >= 0x80) {
+			size_t k = abuf_text_len((const unsigned char *)s);
+
+			if (k) {
+				s += k - 1;
+				continue;
+			}
+		}
 		abuf_putn(b, run, (size_t)(s - run));
 		if (!c)
 			return;
@@ -133,37 +186,4 @@ size_t abuf_finish(struct audit_buf *b, const char *start)
 	}
 	*b->p++ = '\n';
 	return (size_t)(b->p - start);
-}
-
-/* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when there is none. */
-size_t abuf_utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
 }

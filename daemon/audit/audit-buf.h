@@ -27,12 +27,18 @@ void abuf_put_i64(struct audit_buf *b, int64_t v);
 void abuf_put_u64(struct audit_buf *b, uint64_t v);
 void abuf_put_hex(struct audit_buf *b, uint64_t v);   /* 0x1f */
 void abuf_put_oct(struct audit_buf *b, uint64_t v);   /* 0644 */
-/* A value from the target: control bytes, '\\' and spaces as \xNN, so it cannot forge fields. */
+/*
+ * A value from the target: control bytes (C1 too), '\\', spaces and bytes
+ * that are not UTF-8 as \xNN, so it can neither forge fields nor drive a
+ * terminal.
+ */
 void abuf_put_field(struct audit_buf *b, const char *s);
 /* A C string literal: "..." with '"', '\\', blanks and non-printable bytes escaped. */
 void abuf_put_quoted(struct audit_buf *b, const char *s);
 /* The length of the well-formed UTF-8 sequence at s, 0 when there is none. */
 size_t abuf_utf8_len(const unsigned char *s);
+/* The same, 0 for a C1 control too: what a trail shows as it is. */
+size_t abuf_text_len(const unsigned char *s);
 /* Ends the line ("...\n" when truncated); returns its length. */
 size_t abuf_finish(struct audit_buf *b, const char *start);
 

@@ -267,8 +267,9 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 /*
  * A JSON string of a value from the target (or a file name): RFC 8259 text
  * is UTF-8, and a strict reader rejects a record (or the whole trail) with
- * a byte that is not. Such bytes, and '\\' so that none can be forged, are
- * written as the text format writes them, \xNN.
+ * a byte that is not. Such bytes, C1 controls and DEL (which json-c would
+ * leave raw for a terminal showing the trail), and '\\' so that none can be
+ * forged, are written as the text format writes them, \xNN.
  */
 static struct json_object *audit_json_string(const char *s)
 {
@@ -278,9 +279,9 @@ static struct json_object *audit_json_string(const char *s)
 	if (!buf)
 		return json_object_new_string("?");
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t k = abuf_utf8_len(p);
+		size_t k = abuf_text_len(p);
 
-		if (k && *p != '\\') {
+		if (k && *p != '\\' && *p != 0x7f) {
 			memcpy(buf + n, p, k);
 			n += k;
 			p += k;

@@ -56,10 +56,6 @@
 	 O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC |    \
 	 O_PATH | O_TMPFILE | O_SYNC)
 
-#ifndef AT_EMPTY_PATH
-#define AT_EMPTY_PATH 0x1000
-#endif
-
 struct floor_open_how {
 	uint64_t flags;
 	uint64_t mode;

@@ -118,8 +118,14 @@ int cmd_bench_landlock(int argc, char **argv)
 		       "/etc/shadow: contrib/bench/build.sh's default policy, in the kernel.\n");
 		return 0;
 	}
-	if (i < argc && strcmp(argv[i], "--") == 0)
+	if (i < argc && strcmp(argv[i], "--") == 0) {
 		i++;
+	} else if (i < argc && argv[i][0] == '-') {
+		/* Bad usage, as every command says it (125), not a program that is not found. */
+		fprintf(stderr, "unotify bench landlock: unknown option '%s' (a program after --)\n",
+			argv[i]);
+		return EXIT_USAGE;
+	}
 	if (i >= argc) {
 		fprintf(stderr, "unotify bench landlock: no program given\n");
 		return EXIT_SUPERVISOR;

@@ -92,6 +92,8 @@ static void bench_usage(FILE *out)
 		"  --json             JSON on standard output (schema unotify-bench/1)\n"
 		"  --list             list the modes\n"
 		"  -h, --help         this help\n\n"
+		"UNOTIFY_BENCH_SMOKE=1 in the environment: tiny rows whatever the options\n"
+		"(for tests that run the documented examples; the figures mean nothing).\n\n"
 		"See unotify-bench(1) and docs/BENCHMARKS.md.\n");
 }
 
@@ -389,12 +391,35 @@ static void bench_options_cpus(struct bench_settings *s)
 		}
 }
 
+/*
+ * UNOTIFY_BENCH_SMOKE set (not empty): every row tiny, whatever the options
+ * say, so that a test can run the documented examples as a user types them,
+ * in seconds. The figures then mean nothing, and we say so.
+ */
+static void bench_options_smoke(struct bench_options *o)
+{
+	struct bench_settings *s = &o->set;
+	const char *e = getenv("UNOTIFY_BENCH_SMOKE");
+
+	if (!e || !e[0])
+		return;
+	s->iterations = 20;
+	s->batches = 2;
+	s->repeat = 1;
+	s->warmup = 5;
+	o->quick = false;
+	o->iterations_set = o->batches_set = o->repeat_set = o->warmup_set = true;
+	fprintf(stderr, "unotify bench: UNOTIFY_BENCH_SMOKE is set: 20 calls x 2 batches x 1 run "
+			"per row, whatever the options say; these figures mean nothing\n");
+}
+
 /* Fills in what the user left to us, after parsing. */
 static int bench_options_finish(struct bench_options *o)
 {
 	struct bench_settings *s = &o->set;
 	bool any;
 
+	bench_options_smoke(o);
 	if (o->quick) {
 		s->iterations = o->iterations_set ? s->iterations : 200;
 		s->batches = o->batches_set ? s->batches : 10;

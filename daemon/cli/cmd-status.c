@@ -118,7 +118,7 @@ int cmd_status(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *path = PROTO_SOCKET_DEFAULT;
+	const char *path = proto_socket_default();
 	struct json_object *st = NULL, *ok;
 	bool json = false;
 	int opt, r;
@@ -130,7 +130,9 @@ int cmd_status(int argc, char **argv)
 		} else if (opt == 'j') {
 			json = true;
 		} else if (opt == 'h') {
-			printf("Usage: unotify status [--socket PATH] [--json]\n");
+			printf("Usage: unotify status [--socket PATH] [--json]\n"
+			       "The daemon's sandboxes. The socket: --socket, else $UNOTIFY_SOCKET,\n"
+			       "else " PROTO_SOCKET_DEFAULT ".\n");
 			return EXIT_SUCCESS;
 		} else {
 			return EXIT_SUPERVISOR;

@@ -533,7 +533,8 @@ static int mutate_resolve_all(struct enforce_call *c, const struct unotify_path 
 static void mutate_perform(struct enforce_call *c, struct unotify_verdict *v)
 {
 	const struct unotify_path *p[2];
-	int err = mutate_resolve_all(c, p), r;
+	int err = mutate_resolve_all(c, p);
+	int r;
 
 	if (err) {
 		enforce_verdict_errno(v, err);

@@ -70,7 +70,7 @@ int client_register_serial(const char *socket_path, const char *policy_name, uin
 		return -ENOMEM;
 	if (serial)
 		json_object_object_add(msg, OCI_POLICY_SERIAL, json_object_new_int64((int64_t)serial));
-	r = proto_request(socket_path ? socket_path : PROTO_SOCKET_DEFAULT, msg, &listener_fd, 1,
+	r = proto_request(socket_path ? socket_path : proto_socket_default(), msg, &listener_fd, 1,
 			  CLIENT_ANSWER_TIMEOUT_MS, PROTO_MAX_REQUEST, &answer);
 	json_object_put(msg);
 	if (r < 0)
@@ -169,7 +169,7 @@ int client_kernel_layer_landlock(const char *socket_path, const char *policy_nam
 		json_object_put(req);
 		return -ENOMEM;
 	}
-	r = proto_request(socket_path ? socket_path : PROTO_SOCKET_DEFAULT, req, NULL, 0,
+	r = proto_request(socket_path ? socket_path : proto_socket_default(), req, NULL, 0,
 			  CLIENT_ANSWER_TIMEOUT_MS, KERNEL_LAYER_MAX_ANSWER, &answer);
 	json_object_put(req);
 	if (r < 0)
@@ -188,7 +188,7 @@ int client_status(const char *socket_path, int timeout_ms, struct json_object **
 	if (!req)
 		return -ENOMEM;
 	json_object_object_add(req, "request", json_object_new_string("status"));
-	r = proto_request(socket_path ? socket_path : PROTO_SOCKET_DEFAULT, req, NULL, 0,
+	r = proto_request(socket_path ? socket_path : proto_socket_default(), req, NULL, 0,
 			  timeout_ms, PROTO_MAX_ANSWER, ret);
 	json_object_put(req);
 	return r;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -25,6 +26,24 @@
 #include "protocol.h"
 
 #define PROTO_JSON_DEPTH 16
+
+/* secure_getenv: a set-user-ID copy would not take its paths from the caller. */
+static const char *proto_env_or(const char *name, const char *fallback)
+{
+	const char *e = secure_getenv(name);
+
+	return e && e[0] ? e : fallback;
+}
+
+const char *proto_socket_default(void)
+{
+	return proto_env_or(PROTO_SOCKET_ENV, PROTO_SOCKET_DEFAULT);
+}
+
+const char *proto_policy_dir_default(void)
+{
+	return proto_env_or(PROTO_POLICY_DIR_ENV, PROTO_POLICY_DIR_DEFAULT);
+}
 
 bool proto_policy_name_valid(const char *name)
 {

@@ -17,6 +17,8 @@ struct json_object;
 
 #define PROTO_SOCKET_DEFAULT RUNSTATEDIR "/unotifyd/unotifyd.sock"
 #define PROTO_POLICY_DIR_DEFAULT SYSCONFDIR "/unotify/policies"
+#define PROTO_SOCKET_ENV "UNOTIFY_SOCKET"
+#define PROTO_POLICY_DIR_ENV "UNOTIFY_POLICY_DIR"
 #define PROTO_POLICY_NAME_MAX 64
 #define PROTO_MAX_REQUEST (64 * 1024)        /* one OCI state or control request */
 #define PROTO_MAX_ANSWER (16 * 1024 * 1024)  /* a status answer lists every sandbox */
@@ -27,6 +29,16 @@ struct proto_message {
 	int fds[PROTO_MAX_FDS]; /* owned: proto_message_release() closes those left */
 	size_t n_fds;
 };
+
+/*
+ * The daemon's socket when no --socket names one, for unotifyd and its
+ * clients alike: $UNOTIFY_SOCKET when set and not empty, else
+ * PROTO_SOCKET_DEFAULT. So a private daemon and the commands that talk to
+ * it agree without repeating --socket on every line.
+ */
+const char *proto_socket_default(void);
+/* unotifyd's policy directory when no --policy-dir: $UNOTIFY_POLICY_DIR, else the built-in one. */
+const char *proto_policy_dir_default(void);
 
 /* [A-Za-z0-9][A-Za-z0-9_.-]* of at most 64 bytes: a name, never a path. */
 bool proto_policy_name_valid(const char *name);

@@ -64,11 +64,13 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: unotifyd [OPTIONS]\n"
 		"Supervise seccomp user notifications for many sandboxes (OCI listenerPath).\n\n"
-		"  --socket PATH          listen here (default %s)\n"
+		"  --socket PATH          listen here (default: $UNOTIFY_SOCKET, else\n"
+		"                         %s)\n"
 		"  --socket-mode MODE     octal mode of the socket (default 0660)\n"
 		"  --socket-group GROUP   group of the socket (default: the first --allow-group)\n"
 		"  --allow-group GROUP    may register and query (repeatable; root always may)\n"
-		"  --policy-dir DIR       NAME.policy files (default %s)\n"
+		"  --policy-dir DIR       NAME.policy files (default: $UNOTIFY_POLICY_DIR,\n"
+		"                         else %s)\n"
 		"  --default-policy NAME  policy when there is no metadata (default \"default\")\n"
 		"  --log FILE             audit trail to FILE (default: the journal under\n"
 		"                         systemd, else stderr)\n"
@@ -493,10 +495,10 @@ static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 	int r;
 
 	*c = (struct daemon_config){
-		.socket_path = PROTO_SOCKET_DEFAULT,
+		.socket_path = proto_socket_default(),
 		.socket_mode = 0660,
 		.socket_gid = (gid_t)-1,
-		.policy_dir = PROTO_POLICY_DIR_DEFAULT,
+		.policy_dir = proto_policy_dir_default(),
 		.default_policy = "default",
 		.log_format = AUDIT_TEXT,
 		.sync = true,

@@ -403,7 +403,8 @@ static const struct {
 } notified_names[] = {
 	{ "getppid", SYS_getppid }, { "openat", SYS_openat }, { "open", SYS_open },
 	{ "connect", SYS_connect }, { "openat2", SYS_openat2 }, { "rename", SYS_rename },
-	{ "link", SYS_link },       { NULL, 0 },
+	{ "link", SYS_link },       { "setxattr", SYS_setxattr }, { "fchownat", SYS_fchownat },
+	{ "chown", SYS_chown },     { NULL, 0 },
 };
 
 /* "getppid,openat": the numbers the filter sends to the daemon. */

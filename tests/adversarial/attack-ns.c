@@ -20,10 +20,7 @@
 #include <unistd.h>
 
 #include "attack.h"
-
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
+#include "lib/uapi.h"
 
 /* chroot-read DIR PATH: chroot(DIR), then PATH inside it ("/shadow" in "/etc"). */
 static int cmd_chroot_read(int argc, char **argv)

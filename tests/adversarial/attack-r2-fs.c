@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "attack.h"
+#include "lib/uapi.h"
 
 #define NR_SETXATTRAT     463
 #define NR_REMOVEXATTRAT  466
@@ -39,12 +40,6 @@
 #define NR_FILE_GETATTR   468
 #define NR_FILE_SETATTR   469
 
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef RENAME_WHITEOUT
-#define RENAME_WHITEOUT (1 << 2)
-#endif
 #define FS_XFLAG_IMMUTABLE 0x00000008
 #define FS_XFLAG_APPEND    0x00000010
 

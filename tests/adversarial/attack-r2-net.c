@@ -34,10 +34,7 @@
 #include <linux/if_packet.h>
 
 #include "attack.h"
-
-#ifndef MSG_FASTOPEN
-#define MSG_FASTOPEN 0x20000000
-#endif
+#include "lib/uapi.h"
 
 /* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither. */
 static socklen_t r2_addr(const char *addr, const char *port, struct sockaddr_storage *ss)

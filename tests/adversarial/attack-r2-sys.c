@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 #include <linux/userfaultfd.h>
 
 #include "attack.h"
+#include "lib/uapi.h"
 
 static int r2_listener_fd = -1;
 
@@ -146,15 +148,14 @@ static int r2_write_file(const char *path, const char *text)
  * every capability, then PATH opened. Our capabilities there count for
  * nothing outside: PATH (another user's 0600 file) stays unreadable.
  */
-static int cmd_userns_read(int argc, char **argv)
+/* A user namespace of our own, our uid and gid mapped to 0 in it (every capability there). */
+static int r2_enter_userns(void)
 {
 	char map[64];
 	uid_t uid = getuid();
 	gid_t gid = getgid();
 	int r;
 
-	if (argc != 1)
-		return 2;
 	/* After --user the process is not dumpable: /proc/self/uid_map would be root's. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	if (unshare(CLONE_NEWUSER) < 0)
@@ -170,7 +171,37 @@ static int cmd_userns_read(int argc, char **argv)
 		return setup_failed("id maps", -r);
 	note("in a user namespace of our own as uid %u (outside %u)", (unsigned)getuid(),
 	     (unsigned)uid);
-	return leak_path(AT_FDCWD, argv[0]);
+	return 0;
+}
+
+static int cmd_userns_read(int argc, char **argv)
+{
+	int r;
+
+	if (argc != 1)
+		return 2;
+	r = r2_enter_userns();
+	return r ? r : leak_path(AT_FDCWD, argv[0]);
+}
+
+/*
+ * userns-do CMD ARGS...: the attack CMD run in a user namespace of our own
+ * (ids are then those of the namespace: an ACL's uid, chown's).
+ */
+static int cmd_userns_do(int argc, char **argv)
+{
+	char *args[16] = { "attack" };
+	int r;
+
+	if (argc < 1 || argc > 14)
+		return 2;
+	r = r2_enter_userns();
+	if (r)
+		return r;
+	for (int i = 0; i < argc; i++)
+		args[i + 1] = argv[i];
+	execv("/proc/self/exe", args);
+	return setup_failed("exec", errno);
 }
 
 #define NR_LANDLOCK_CREATE_RULESET 444
@@ -281,13 +312,6 @@ static bool r2_in_syscall(int fd, long nr, atomic_int *done)
 	return atomic_load(done);
 }
 
-#ifndef UFFD_USER_MODE_ONLY
-#define UFFD_USER_MODE_ONLY 1
-#endif
-#ifndef USERFAULTFD_IOC_NEW
-#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
-#endif
-
 /*
  * A userfaultfd: "kernel" (userfaultfd(2) that handles the kernel's faults
  * too), "user" (UFFD_USER_MODE_ONLY), "dev" (ioctl USERFAULTFD_IOC_NEW of
@@ -379,6 +403,58 @@ static int cmd_uffd_stall(int argc, char **argv)
 	_exit(0);
 }
 
+/*
+ * lease-stall FILE: a read lease of ours on FILE (we own it), then another
+ * thread opens FILE for writing: the open the supervisor performs for it
+ * waits for the lease to be given back (up to lease-break-time, 45 s) --
+ * as ours would, but in the supervisor. Then getppid (answered by the
+ * policy): a supervisor held by the open never answers it.
+ */
+static void *r2_lease_opener_main(void *arg)
+{
+	struct r2_uffd_staller *st = arg;
+	char byte;
+
+	st->sysfd = open("/proc/thread-self/syscall", O_RDONLY | O_CLOEXEC);
+	atomic_store(&st->tid, (int)syscall(SYS_gettid));
+	if (read(st->go[0], &byte, 1) == 1)
+		openat(AT_FDCWD, st->path, O_WRONLY | O_CLOEXEC);
+	atomic_store(&st->done, 1);
+	return NULL;
+}
+
+static int cmd_lease_stall(int argc, char **argv)
+{
+	static struct r2_uffd_staller st;
+	pthread_t th;
+	long v;
+	int fd;
+
+	if (argc != 1)
+		return 2;
+	/* The lease break's SIGIO would end us: a holder that does not give it back. */
+	signal(SIGIO, SIG_IGN);
+	/* open(2), not openat: the policy decides openat, the lease's own fd need not be. */
+	fd = (int)syscall(SYS_open, argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) < 0)
+		return setup_failed("F_SETLEASE", errno);
+	st.path = argv[0];
+	if (pipe(st.go) < 0 || pthread_create(&th, NULL, r2_lease_opener_main, &st) != 0)
+		return setup_failed("thread", EAGAIN);
+	while (atomic_load(&st.tid) == 0)
+		pause_ms(1);
+	if (st.sysfd < 0 || write(st.go[1], "g", 1) != 1)
+		return setup_failed("syscall-file", errno);
+	if (!r2_in_syscall(st.sysfd, SYS_openat, &st.done))
+		return setup_failed("opener-not-in-call", 0);
+	note("the other thread is inside its openat for writing, our read lease held");
+	v = syscall(SYS_getppid);
+	result("ANSWERED getppid=%ld", v);
+	_exit(0);
+}
+
 static int r2_hex(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -417,11 +493,14 @@ static int cmd_open_hex(int argc, char **argv)
 }
 
 const struct attack_cmd attack_r2_sys_cmds[] = {
+	{ "lease-stall", "FILE         a read lease, an open for writing of FILE, then getppid",
+	  cmd_lease_stall },
 	{ "nested-listener", "PATH  our own NEW_LISTENER filter answering CONTINUE",
 	  cmd_nested_listener },
 	{ "i386-open", "PATH          open through int $0x80", cmd_i386_open },
 	{ "setns-pidfd-read", "PID FLAGS PATH  setns(pidfd, FLAGS), read PATH", cmd_setns_read },
 	{ "userns-read", "PATH        a user namespace of our own, read PATH", cmd_userns_read },
+	{ "userns-do", "CMD ARGS...   CMD in a user namespace of our own", cmd_userns_do },
 	{ "landlock-read", "PATH      our own Landlock domain, then read PATH", cmd_landlock_read },
 	{ "landlock-connect", "ADDR PORT  our own Landlock domain, then connect",
 	  cmd_landlock_connect },

@@ -228,6 +228,19 @@ expect_blocked() {
 	return 0
 }
 
+# expect_answered: the last run printed ANSWERED getppid=42 (the policy's
+# answer to another thread's call while one was held); a supervisor held
+# by that call never answers, and the run hangs.
+expect_answered() {
+	if hung; then
+		case_fail "no answer: the run was still waiting when its time limit ran out"
+	elif results | grep -q '^ANSWERED getppid=42$'; then
+		case_pass "answered"
+	else
+		case_fail "no (right) answer: $(results | head -1)"
+	fi
+}
+
 # finish: the summary line, and the exit status of the whole script.
 finish() {
 	say "$TEST_NAME: $PASSED passed, $FAILED failed, $SKIPPED skipped"

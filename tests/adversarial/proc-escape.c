@@ -6,7 +6,8 @@
  * line saying what it got ("data=...", "ok ...", "err ENAME"), so that the
  * test can check the forbidden effect did not happen.
  */
-#define _GNU_SOURCE
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,12 +31,7 @@
 #include <linux/perf_event.h>
 #include <linux/seccomp.h>
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
+#include "lib/uapi.h"
 
 static int report_err(int err)
 {

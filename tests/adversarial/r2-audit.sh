@@ -13,7 +13,8 @@
 #   - JSON: a policy file whose path is longer than 300 bytes: the rule
 #     field is cut and loses its line number;
 #   - guard (text): control characters and a newline in a name stay on the
-#     record's one line.
+#     record's one line;
+#   - C1 controls (U+009B, CSI) and a raw 0x9b, text and JSON: escaped.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_cmd iconv
@@ -98,6 +99,22 @@ elif grep -q '^2026-01-01T00:00:00Z' "$T/t2.log" || grep -q "$(printf '\033')" "
 else
 	case_pass "$(grep -o 'path=[^ ]*' "$T/t2.log" | head -1 | cut -c1-120)"
 fi
+
+# C1 controls: U+009B (CSI) is obeyed by terminals as ESC [ is; a raw 0x9b
+# is CSI to a terminal of an 8-bit charset.
+for fmt in text json; do
+	case_begin "$fmt-c1" "($fmt) a denied open of a name with U+009B and a raw 0x9b: escaped"
+	rm -f "$T/c1.log"
+	urun --log "$T/c1.log" --log-format "$fmt" --policy "$T/audit.policy" -- \
+		"$ATTACK" open-hex "$(hex "$T/deny/c")c29b324a9b324a$(hex end)"
+	if ! LC_ALL=C grep -a -q 'deny' "$T/c1.log"; then
+		case_fail "no deny record: $(head -c 300 "$T/c1.log")"
+	elif LC_ALL=C grep -a -q "$(printf '\233')" "$T/c1.log"; then
+		case_fail "a CSI byte reached the trail: $(od -c "$T/c1.log" | grep -m1 '233' | tr -s ' ')"
+	else
+		case_pass "$(LC_ALL=C grep -a -o 'xc2.\{0,24\}' "$T/c1.log" | head -1)"
+	fi
+done
 
 # A policy file deep enough that its name passes 300 bytes.
 DEEP=$T

@@ -5,7 +5,8 @@
 # rule that matches nothing), so the daemon performs each one for the
 # sandbox, as root with its capabilities:
 #   - nobody in a user namespace of its own (every capability there)
-#     reads root's 0600 file through the daemon;
+#     reads root's 0600 file through the daemon, or sets an ACL naming a
+#     uid of that namespace (it must not name the host's uid of that number);
 #   - as a client: the kernel-layer request from a peer that is
 #     neither root nor in --allow-group, or naming a policy outside the
 #     directory; a registration whose seccompFd is an O_PATH descriptor, or
@@ -18,6 +19,8 @@ setup_tmp
 
 policy web "default allow
 deny @file-read path=/nonexistent/** EACCES"
+policy attr "default allow
+deny @file-attr path=/nonexistent/** EPERM"
 start_daemon
 chmod 666 "$SOCK"
 
@@ -27,6 +30,29 @@ chmod 600 "$T/root-only"
 case_begin userns-caps "(daemon) nobody in a user namespace of its own reads root's 0600 file"
 drun web openat --user 65534 userns-read "$T/root-only"
 if expect_blocked "$ROOT_ONLY"; then case_pass "$(results | head -1)"; fi
+
+# The ids of a call are its user namespace's: an ACL entry for the
+# namespace's uid 1000 (unmapped there: the kernel says EINVAL) must not
+# grant the host's uid 1000; its uid 0 is the host's 65534. The policy
+# `attr` makes the daemon perform setxattr (a rule on @file-attr paths).
+for c in "1000 unmapped" "0 mapped"; do
+	set -- $c
+	echo data >"$T/acl-$2"
+	chown 65534:65534 "$T/acl-$2"
+	chmod 644 "$T/acl-$2"
+	case_begin "userns-acl-$2" "(daemon) nobody in a user namespace of its own sets an ACL for its uid $1 ($2 there)"
+	drun attr setxattr --user 65534 userns-do acl-grant "$T/acl-$2" "$1"
+	mode=$(stat -c %a "$T/acl-$2")
+	if [ "$2" = unmapped ] && [ "$mode" != 644 ]; then
+		case_fail "an ACL was set (mode $mode): the host's uid $1 was granted rw ($(results | head -1))"
+	elif [ "$2" = unmapped ]; then
+		case_pass "mode $mode ($(results | head -1))"
+	elif [ "$mode" = 664 ]; then
+		case_pass "set, as the kernel sets it ($(results | head -1))"
+	else
+		case_fail "the ACL for the namespace's own uid was refused (mode $mode): $(results | head -1)"
+	fi
+done
 
 # answer_has_no_bpf: the last answer carries no program, and the daemon lives.
 answer_has_no_bpf() {

@@ -59,12 +59,14 @@ check_command "unotify policy compile" "$MAN/unotify.1" "policy compile" "$UNOTI
 check_command "unotify info" "$MAN/unotify.1" info "$UNOTIFY" info
 check_command "unotify status" "$MAN/unotify.1" status "$UNOTIFY" status
 check_command "unotify bench" "$MAN/unotify-bench.1" OPTIONS "$UNOTIFY" bench
+check_command "unotify bench floor" "$MAN/unotify-bench.1" "A REAL BUILD" "$UNOTIFY" bench floor
 check_command "unotifyd" "$MAN/unotifyd.8" OPTIONS "$UNOTIFYD"
 
 say "== bad usage: 125, the code unotify(1) documents, for every command"
 for cmd in "run --no-such-option" "policy check --no-such-option" \
 	"policy explain --no-such-option" "policy compile --no-such-option" \
 	"info --no-such-option" "status --no-such-option" "bench --no-such-option" \
+	"bench floor --no-such-option" "bench landlock --no-such-option" \
 	"policy" "no-such-command"; do
 	# shellcheck disable=SC2086 # one word per argument
 	ucmd $cmd
