@@ -102,6 +102,8 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
  * is gone; false: nothing would, the caller must not wait without bound.
  */
 bool pool_may_block(void);
+/* Does the calling thread supervise in a pool (pool_may_block() would say true)? No side effect. */
+bool pool_running(void);
 /*
  * Where clone(CLONE_PARENT_SETTID) writes the pid of a helper the calling
  * thread waits for, so that the pool kills it when the call goes away; a

@@ -377,6 +377,13 @@ static int open_create(const struct unotify_open_plan *plan, const struct open_c
 	return fd < 0 ? negative_errno() : fd;
 }
 
+static bool open_is_fifo(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 /*
  * A guessed open: the one lookup is the open, as the target (its ids),
  * non-blocking so that a FIFO or a device cannot hold the supervisor
@@ -398,6 +405,16 @@ static int open_guessed(const struct open_context *c)
 		if (fd >= 0)
 			fd = safe_close(fd);
 		return r < 0 ? r : fd;
+	}
+	/*
+	 * A FIFO's reader opened at once (O_NONBLOCK) where the kernel would
+	 * wait for a writer: in a pool, the walk's open waits as the kernel
+	 * does (open_fifo). One fstat, for blocking read-only opens only.
+	 */
+	if (!(c->flags & O_NONBLOCK) && (c->flags & O_ACCMODE) == O_RDONLY && pool_running() &&
+	    open_is_fifo(fd)) {
+		fd = safe_close(fd);
+		return -UNOTIFY_EGUESS;
 	}
 	if (!(c->flags & O_NONBLOCK) &&
 	    fcntl(fd, F_SETFL, (int)c->flags & (O_APPEND | O_DIRECT | O_NOATIME)) < 0) {

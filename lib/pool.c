@@ -256,6 +256,11 @@ bool pool_may_block(void)
 	return true;
 }
 
+bool pool_running(void)
+{
+	return pool_self != NULL;
+}
+
 int *pool_helper_slot(void)
 {
 	static __thread int none;
