@@ -4,7 +4,8 @@
 # that folds ("..", ".", "//", a trailing "/") past a file or a symlink,
 # relative paths that climb, a directory fd whose directory moved into the
 # denied one after its name was learnt (then another directory made under
-# the old name), and a cwd deleted. The denied files hold a secret; no run
+# the old name), and a cwd deleted. Last, a guard: a relative read the
+# kernel allows under a cwd whose ancestors the program may not search. The denied files hold a secret; no run
 # may print it.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -71,5 +72,23 @@ if expect_blocked "$(cat "$T/denied/m1/x")"; then case_pass "$(results | tail -1
 case_begin dirfd-moved-recreated "the same, another directory made under the old (learnt) name"
 dirfd_case 2 yes
 if expect_blocked "$(cat "$T/denied/m2/x")"; then case_pass "$(results | tail -1)"; fi
+
+# Not an attack, the guess's own limit: a relative path's text walks from
+# the root through directories the program's own walk never searches.
+case_begin relative-unsearchable "(guard) chdir into a directory under a 0700 one, drop to uid 1000, read a relative file"
+mkdir -p "$T/priv/work"
+chmod 755 "$T"
+chmod 700 "$T/priv"
+echo content >"$T/priv/work/f"
+chmod 644 "$T/priv/work/f"
+NATIVE=$("$ATTACK" --chdir "$T/priv/work" --user 1000 r4-read f | grep -v '^# ' || true)
+urun --policy "$T/deny.policy" -- "$ATTACK" --chdir "$T/priv/work" --user 1000 r4-read f
+if [ "$NATIVE" != "LEAK 8 content" ]; then
+	case_skip "natively: $NATIVE"
+elif [ "$(results)" = "$NATIVE" ]; then
+	case_pass "read as natively"
+else
+	case_fail "natively '$NATIVE', supervised '$(results)'"
+fi
 
 finish
