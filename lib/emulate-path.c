@@ -238,6 +238,13 @@ int emulate_guess_openat2(const unotify_target *t, const char *path, uint64_t fl
 	case -EAGAIN: /* a rename or mount raced a "..", or a lease (O_NONBLOCK) */
 	case -ENXIO:  /* a FIFO without reader, a socket: the walk's open waits or refuses */
 	case -ENOSYS: /* no openat2 (Linux < 5.6) */
+	/*
+	 * A relative path's text walks from the pinned root through its
+	 * start's ancestors, whose search permission the target's own walk
+	 * (from its start) never needs: a program that chdir'ed and then
+	 * dropped its ids. The walk answers as the kernel would.
+	 */
+	case -EACCES:
 		return -UNOTIFY_EGUESS;
 	default:
 		return fd;

@@ -13,13 +13,15 @@
  *  - its eight ids are those of the entry (PIDFD_GET_INFO, Linux 6.13),
  *    and so are its effective and permitted capabilities (capget of the
  *    tid), read afresh for every call;
- *  - its supplementary groups cannot have changed: setgroups needs
- *    CAP_SETGID, which a thread that had none in its permitted set when
- *    the entry was made cannot have got since under no_new_privs (an exec
- *    grants nothing; a new user namespace is refused, below), or they do
- *    not matter: it is root and its effective and permitted sets hold
- *    every capability that overrides a group check of the calls performed
- *    with a kept state (read, search, owner, set-id and chown overrides);
+ *  - its supplementary groups do not matter: it is root and its effective
+ *    and permitted sets hold every capability that overrides a group check
+ *    of the calls performed with a kept state (read, search, owner, set-id
+ *    and chown overrides). Groups are never kept for anyone else: the task
+ *    behind a thread id changes when another thread of its process execs
+ *    (the exec'ing thread takes the leader's id, with its own groups), and
+ *    neither PIDFD_GET_INFO nor capget shows the groups or that exec. That
+ *    a thread had no CAP_SETGID proves nothing about the thread that takes
+ *    its id (capabilities are per thread);
  *  - its root and user namespace cannot have changed: the caller says the
  *    sandbox's view is fixed (the policy's kernel layer refuses chroot,
  *    pivot_root, setns and new mount or user namespaces: the implicit set
@@ -66,7 +68,6 @@ struct cache_entry {
 	pid_t tid;
 	int pidfd;             /* owned: the thread itself */
 	struct target t;       /* groups owned; rootfd -1 (the pinned root is borrowed) */
-	bool groups_fixed;     /* no_new_privs and no CAP_SETGID permitted when read */
 };
 
 /* Names of the directories relative paths start from (emulate_guess_text), proved per use. */
@@ -153,9 +154,8 @@ static bool cache_entry_holds(const struct cache_entry *e)
 	if (eff != t->raw_cap_eff || prm != t->raw_cap_prm)
 		return false;
 	/* Root with them permitted too: access(2), checking with the real ids, keeps them. */
-	return e->groups_fixed || (t->same_userns && t->uid == 0 &&
-				   (eff & CACHE_GROUPS_MOOT) == CACHE_GROUPS_MOOT &&
-				   (prm & CACHE_GROUPS_MOOT) == CACHE_GROUPS_MOOT);
+	return t->same_userns && t->uid == 0 && (eff & CACHE_GROUPS_MOOT) == CACHE_GROUPS_MOOT &&
+	       (prm & CACHE_GROUPS_MOOT) == CACHE_GROUPS_MOOT;
 }
 
 static int cache_copy(const struct target *from, struct target *ret)
@@ -214,7 +214,6 @@ void target_cache_put(unotify_listener *l, const struct target *t, int pidfd)
 		.tid = t->tid,
 		.pidfd = pidfd,
 		.t = copy,
-		.groups_fixed = t->nnp && !(t->raw_cap_prm & CAP_BIT(CAP_SETGID)),
 	};
 	pthread_mutex_unlock(&c->lock);
 }
