@@ -334,6 +334,14 @@ struct unotify_spawn_attr {
 	 * can read (not write: it holds no fd and is under its own filter).
 	 */
 	const char *init_exe;
+	/*
+	 * true: the program's RLIMIT_CORE is 0, soft and hard, set before the
+	 * filter: a crash writes no core file (the kernel writes one with no
+	 * system call, where no path rule can stop it). Raising it again needs
+	 * CAP_SYS_RESOURCE, which a filter can refuse (policy implicit set
+	 * core-dumps).
+	 */
+	bool no_core_dumps;
 };
 
 /*
