@@ -268,6 +268,13 @@ struct unotify_landlock {
 	uint64_t scoped;    /* LANDLOCK_SCOPE_* (ABI 6): abstract Unix sockets, signals */
 	const struct unotify_landlock_rule *rules;
 	size_t n_rules;
+	/*
+	 * The child sets vm.memfd_noexec to 2 for its pid namespace (it must
+	 * have one of its own, and root's privilege): a memfd is on a mount
+	 * Landlock does not check, so an executable one would run past the
+	 * execute right. Fails the spawn if it cannot.
+	 */
+	bool memfd_noexec;
 };
 
 /*

@@ -257,6 +257,7 @@ static int run_fetch_layer(struct run_state *s)
 	 * without a family a rule of which cannot be bound here.
 	 */
 	run_landlock_abi(s->o->no_landlock, &s->landlock);
+	s->landlock.share_pid = s->o->share_pid;
 	for (int tries = 0; tries <= POLICY_LANDLOCK_FAMILIES; tries++) {
 		struct kernel_layer_landlock k = { 0 };
 
@@ -313,6 +314,7 @@ static int run_prepare(struct run_state *s)
 		return r;
 	/* The rules Landlock enforces exactly, bound in the child (run-landlock.h). */
 	run_landlock_abi(o->no_landlock || o->record_path, &s->landlock);
+	s->landlock.share_pid = o->share_pid;
 	r = run_landlock_prepare(s->policy, o->quiet, &s->landlock);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot work out the Landlock layer: %s\n", strerror(-r));
