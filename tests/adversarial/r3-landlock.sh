@@ -254,7 +254,7 @@ fi
 # ---- the switch, ABI caps ----
 case_begin abi-caps "(main) UNOTIFY_LANDLOCK_ABI 2 (no truncate right), 99 (above the kernel's), garbage; UNOTIFY_LANDLOCK=off"
 _bad=
-for cap in 2 99 junk -1; do
+for cap in 1 2 99 junk -1; do
 	UNOTIFY_LANDLOCK_ABI=$cap urun --log /dev/null --policy "$T/main.policy" -- \
 		"$PROBE" open "$T/secret" rdonly trunc
 	[ "$(results | head -1)" = "err EACCES" ] || _bad="$_bad abi=$cap:'$(results | head -1)'/$RC"
@@ -331,6 +331,7 @@ cp "$T/main.policy" "$T/box.policy"
 mkdir -p "$T/policies"
 cp "$T/main.policy" "$T/policies/box.policy"
 cp "$T/scope-net.policy" "$T/policies/scopenet.policy"
+printf 'default allow\ndeny @file-write @file-create kernel\n' >"$T/policies/nogrant.policy"
 start_daemon
 case_begin daemon-exec "(run --daemon, main) exec by memfd, fexecve, execve of a program outside the rules: does not run"
 _bad=
@@ -346,6 +347,19 @@ if [ -z "$_bad" ]; then
 	case_pass "BLOCKED EACCES each, the allowed program runs"
 else
 	case_fail "$_bad ($(printf '%s\n' "$ERR" | tail -1))"
+fi
+case_begin daemon-nogrant "(run --daemon, a refusal with no grant: a ruleset of no rules) write the secret: refused"
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name nogrant -- \
+	"$PROBE" open "$T/secret" wronly trunc
+if [ "$(results | head -1)" = "err EACCES" ] && secret_intact; then
+	urun --log /dev/null --policy "$T/policies/nogrant.policy" -- "$PROBE" open "$T/secret" wronly trunc
+	if [ "$(results | head -1)" = "err EACCES" ] && secret_intact; then
+		case_pass "err EACCES under run and run --daemon, unchanged"
+	else
+		case_fail "run: $(results | head -1)"
+	fi
+else
+	case_fail "run --daemon: $(results | head -1), status $RC"
 fi
 case_begin daemon-write "(run --daemon, main) write and truncate the secret: refused, unchanged"
 bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
