@@ -73,7 +73,23 @@ run_demo() {
 	cat "$audit"
 }
 
+# Many tests run programs as nobody, from the build tree: every directory
+# above it must let others through (a clone into `mktemp -d`, mode 0700,
+# does not, and two dozen tests would fail for that alone).
+check_reachable() {
+	d=$top
+	while [ "$d" != / ]; do
+		if [ -z "$(find "$d" -maxdepth 0 -perm -o+x)" ]; then
+			say "$d is mode $(stat -c %a "$d"): tests that run programs as nobody cannot"
+			say "reach the build tree; chmod o+x $d (or clone elsewhere) and run again"
+			exit 1
+		fi
+		d=$(dirname "$d")
+	done
+}
+
 run_check() {
+	check_reachable
 	install_deps $build_pkgs $test_pkgs
 	autoreconf -fi >/dev/null 2>&1
 	status=0

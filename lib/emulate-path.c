@@ -27,7 +27,8 @@
 #include "util.h"
 
 
-int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
+static int target_new(unotify_listener *l, const struct seccomp_notif *req, bool kept,
+		      bool view_fixed, unotify_target **ret)
 {
 	_cleanup_free_ unotify_target *t = NULL;
 	int r;
@@ -42,12 +43,24 @@ int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, uno
 		return -ENOMEM;
 	t->l = l;
 	t->id = req->id;
+	t->nr = req->data.nr;
 	t->pidfd = -1;
-	r = target_read(l, req, &t->t);
+	r = kept ? target_read_kept(l, req, view_fixed, &t->t) : target_read(l, req, &t->t);
 	if (r < 0)
 		return r;
 	*ret = steal_pointer(&t);
 	return 0;
+}
+
+int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret)
+{
+	return target_new(l, req, false, false, ret);
+}
+
+int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
+			    unotify_target **ret)
+{
+	return target_new(l, req, true, view_fixed, ret);
 }
 
 void unotify_target_free(unotify_target *t)
@@ -139,6 +152,98 @@ int emulate_enter(unotify_target *t, struct target_saved *s)
 	return target_enter(&t->t, s);
 }
 
+int emulate_enter_as(unotify_target *t, unsigned int what, struct target_saved *s)
+{
+	return target_enter_as(&t->t, what, s);
+}
+
+/* The lookup of a guess, or of a proof: from the pinned root, exact or refused. */
+static int guess_lookup(const unotify_target *t, const char *path, uint64_t flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
+	};
+	int fd = (int)syscall(SYS_openat2, t->t.pinned_rootfd, path, &how, sizeof(how));
+
+	return fd < 0 ? negative_errno() : fd;
+}
+
+/*
+ * The name of the directory a relative path starts from, proved: the last
+ * name it had (kept per listener) or the kernel's text for it, looked up
+ * again from the pinned root with no symlink and no mount crossed, must
+ * reach that very directory. 1 and the name, 0: none that can be proved.
+ */
+static int guess_start_name(unotify_target *t, int dirfd, char *name, size_t size)
+{
+	_cleanup_close_ int start = target_open_dir(&t->t, dirfd);
+	_cleanup_close_ int proof = -1;
+	struct target_stat st, at;
+	char link[64];
+	ssize_t n;
+
+	if (start < 0 || target_fstat(start, &st) < 0 || !S_ISDIR(st.mode))
+		return 0;
+	if (!target_cache_dir_get(t->l, &st.fid, name, size)) {
+		emulate_fd_link(start, link, sizeof(link));
+		n = readlinkat(target_proc_fd(), link, name, size);
+		if (n <= 0 || (size_t)n >= size || name[0] != '/')
+			return 0;
+		name[n] = '\0';
+	}
+	proof = guess_lookup(t, name, O_PATH | O_DIRECTORY);
+	if (proof < 0 || target_fstat(proof, &at) < 0 || !target_fid_equal(&at.fid, &st.fid))
+		return 0;
+	target_cache_dir_put(t->l, &st.fid, name);
+	/* The cwd (dirfd) was read by the thread's number: it was still our target's. */
+	return unotify_id_valid(t->l, t->id) < 0 ? -ENOENT : 1;
+}
+
+int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **ret)
+{
+	_cleanup_free_ char *name = NULL;
+	size_t len;
+	int r;
+
+	*ret = NULL;
+	if (!path || !path[0] || strnlen(path, PATH_MAX) >= PATH_MAX ||
+	    !target_fid_equal(&t->t.root, &t->t.pinned_root))
+		return 0;
+	if (path[0] == '/')
+		return 1;
+	name = malloc(PATH_MAX);
+	if (!name)
+		return -ENOMEM;
+	r = guess_start_name(t, dirfd, name, PATH_MAX);
+	if (r <= 0)
+		return r;
+	len = strlen(name);
+	if (len + 1 + strlen(path) >= PATH_MAX)
+		return 0;
+	/* "/" + path, or name + "/" + path: the kernel walks it, ".." included. */
+	snprintf(name + len, PATH_MAX - len, "%s%s", len > 1 ? "/" : "", path);
+	*ret = steal_pointer(&name);
+	return 1;
+}
+
+int emulate_guess_openat2(const unotify_target *t, const char *path, uint64_t flags)
+{
+	int fd = guess_lookup(t, path, flags);
+
+	switch (fd) {
+	case -ELOOP:  /* a symlink (or the target's O_NOFOLLOW on one: the walk tells) */
+	case -EXDEV:  /* a mount crossed: procfs, or any other the walk must look at */
+	case -EAGAIN: /* a rename or mount raced a "..", or a lease (O_NONBLOCK) */
+	case -ENXIO:  /* a FIFO without reader, a socket: the walk's open waits or refuses */
+	case -ENOSYS: /* no openat2 (Linux < 5.6) */
+		return -UNOTIFY_EGUESS;
+	default:
+		return fd;
+	}
+}
+
 int emulate_leave(struct target_saved *s, int r)
 {
 	int q = target_leave(s);
@@ -171,7 +276,7 @@ static int path_resolve_empty(unotify_target *t, int dirfd, struct unotify_path 
 	r = target_fstat(fd, &st);
 	if (r < 0)
 		return r;
-	r = emulate_enter(t, &saved);
+	r = emulate_enter_as(t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;
 	r = emulate_leave(&saved, resolve_fd_name(&t->t, fd, ret->path, sizeof(ret->path),
@@ -217,7 +322,17 @@ static int path_walk(unotify_target *t, int dirfd, const char *path, int flags,
 		}
 		rh.start = start;
 	}
-	r = emulate_enter(t, &saved);
+	/* The kernel's lookup first (no chroot), the walk where it cannot settle it. */
+	r = emulate_enter_as(t, 0, &saved);
+	if (r < 0)
+		return r;
+	r = emulate_leave(&saved, resolve_kernel(&t->t, &rh, res));
+	if (r != 0) {
+		if (r < 0 && res->fd >= 0)
+			res->fd = safe_close(res->fd);
+		return r < 0 ? r : 0;
+	}
+	r = emulate_enter_as(t, TARGET_ENTER_ROOT, &saved);
 	if (r < 0)
 		return r;
 	r = emulate_leave(&saved, resolve_walk(&t->t, &rh, res));
@@ -331,7 +446,7 @@ static int path_resolve_parent(unotify_target *t, const struct unotify_path_how 
 	return path_parent_name(res->path, last, ret->path, sizeof(ret->path));
 }
 
-static void path_reset(struct unotify_path *p)
+void unotify_path_init(struct unotify_path *p)
 {
 	p->path[0] = '\0';
 	p->error = 0;
@@ -340,6 +455,10 @@ static void path_reset(struct unotify_path *p)
 	p->name[0] = '\0';
 	p->link[0] = '\0';
 	p->unnamed = false;
+	p->guessed = false;
+	p->text = NULL;
+	p->owned = NULL;
+	p->nofollow = false;
 }
 
 int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
@@ -350,7 +469,7 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 
 	if (!t || !how || !ret || (!how->path && !how->empty_path))
 		return -EINVAL;
-	path_reset(ret);
+	unotify_path_init(ret);
 	empty = !how->path || how->path[0] == '\0';
 	if (empty && how->empty_path && how->walk != UNOTIFY_WALK_PARENT)
 		r = path_resolve_empty(t, how->dirfd, ret);
@@ -362,7 +481,15 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 		r = resolve_lexical("/", "", ret->path, sizeof(ret->path));
 	} else if (how->walk == UNOTIFY_WALK_PARENT)
 		r = path_resolve_parent(t, how, ret);
-	else
+	else if (how->guess && (r = emulate_guess_text(t, how->dirfd, how->path, &ret->owned)) != 0) {
+		/* Nothing looked up: no ID_VALID owed for it (the caller's memory read proved the rest). */
+		if (r < 0)
+			return r;
+		ret->guessed = true;
+		ret->text = ret->owned ? ret->owned : how->path;
+		ret->nofollow = how->walk == UNOTIFY_WALK_NOFOLLOW;
+		return resolve_lexical("/", ret->text, ret->path, sizeof(ret->path));
+	} else
 		r = path_resolve_whole(t, how, ret);
 	/* Whatever we resolved is the target's only while its call is pending. */
 	if (r == 0 && unotify_id_valid(t->l, t->id) < 0)
@@ -385,4 +512,7 @@ void unotify_path_release(struct unotify_path *p)
 	if (p->fd >= 0)
 		p->fd = safe_close(p->fd);
 	p->fd = -1;
+	free(p->owned);
+	p->owned = NULL;
+	p->text = NULL;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Calls performed on a target's behalf, other than opens: the target object
- * shared by emulate-path.c (resolution), emulate-stat.c, emulate-mutate.c
- * and emulate-net.c. Private to lib/.
+ * Calls performed on a target's behalf: the target object shared by
+ * emulate-path.c (the target, resolution), open.c, emulate-stat.c,
+ * emulate-mutate.c and emulate-net.c. Private to lib/.
  */
 #ifndef UNOTIFY_EMULATE_H
 #define UNOTIFY_EMULATE_H
@@ -16,6 +16,7 @@
 struct unotify_target {
 	unotify_listener *l;
 	uint64_t id;        /* the notification: what we read is the target's while it is pending */
+	int nr;             /* its system call (open.c: openat2 checks its flags otherwise) */
 	struct target t;
 	int pidfd;          /* -1 until a fd of the target is needed */
 };
@@ -26,7 +27,26 @@ struct unotify_target {
  * r, or -ENOTRECOVERABLE when the thread could not be restored.
  */
 int emulate_enter(unotify_target *t, struct target_saved *s);
+/* Only what `what` says besides the ids (TARGET_ENTER_ROOT, _UMASK). */
+int emulate_enter_as(unotify_target *t, unsigned int what, struct target_saved *s);
 int emulate_leave(struct target_saved *s, int r);
+
+/*
+ * A guessed name (unotify_path_how.guess): the text that names path for t,
+ * looked up from the pinned root. For a target whose root is the pinned
+ * root: an absolute path is its own (1, *ret NULL); a relative one is the
+ * proved name of its start (the cwd or dirfd) followed by it (1, *ret the
+ * caller's to free; its start proved the target's by ID_VALID). 0: none
+ * (the walk names it); -errno: ours, or -ENOENT (the target is gone).
+ */
+int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **ret);
+/*
+ * The one lookup that proves a guess, on a thread already acting as t:
+ * openat2 from the pinned root with RESOLVE_IN_ROOT, NO_SYMLINKS,
+ * NO_MAGICLINKS and NO_XDEV. An fd, the -errno the target's own call gets,
+ * or -UNOTIFY_EGUESS when the text is not the name (nothing was opened).
+ */
+int emulate_guess_openat2(const unotify_target *t, const char *path, uint64_t flags);
 
 /* "self/fd/N" for one of our fds, to be looked up relative to target_proc_fd(). */
 void emulate_fd_link(int fd, char *buf, size_t size);

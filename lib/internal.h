@@ -6,6 +6,7 @@
 #ifndef UNOTIFY_INTERNAL_H
 #define UNOTIFY_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -63,8 +64,14 @@ struct unotify_listener {
 	 */
 	int root_fd;
 	struct target_fid root;
+	/* What its targets were at their last call (target-cache.c), made on first use. */
+	_Atomic(struct target_cache *) cache;
 };
 
+
+struct target_cache;
+/* target-cache.c: frees what a listener kept of its targets. */
+void target_cache_free(struct target_cache *c);
 
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);

@@ -198,6 +198,7 @@ int listener_release_fd(struct unotify_listener *l)
 
 	listener_disown(fd);
 	l->root_fd = safe_close(l->root_fd);
+	target_cache_free(atomic_load(&l->cache));
 	free(l->req);
 	free(l);
 	return fd;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Opens performed on the target's behalf. A supervisor must never decide on
+ * Opens performed on the target's behalf (the target: emulate-path.c, the
+ * one handle every performed call uses). A supervisor must never decide on
  * a path read from the target's memory and then let the kernel run the call
  * (CONTINUE): another thread of the target can change the memory in between.
  * So the supervisor resolves the path itself, as the target (target.c,
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emulate.h"
 #include "internal.h"
 #include "target.h"
 #include "uapi.h"
@@ -52,13 +54,13 @@
 
 /* Behind plan->context: what perform needs besides the public fields. */
 struct open_context {
-	struct target target;
+	unotify_target *t;  /* the listener and notification: is the call still on (a FIFO) */
+	bool owns_target;   /* made by unotify_open_prepare */
 	uint64_t flags;  /* as the kernel keeps them after build_open_flags() */
 	uint64_t resolve;
 	mode_t mode;
 	mode_t type;     /* S_IFMT of what was resolved */
-	unotify_listener *l; /* to tell, while waiting for a FIFO's reader, that the call is still on */
-	uint64_t id;
+	char *text;      /* guessed: the target's path, looked up once by perform */
 };
 
 /*
@@ -117,17 +119,28 @@ static int open_resolve(const struct unotify_open_how *how, struct open_context 
 
 	/* The dirfd matters only to a relative path (or any path in RESOLVE_IN_ROOT). */
 	if (how->path[0] != '/' || (c->resolve & RESOLVE_IN_ROOT)) {
-		start = target_open_dir(&c->target, how->dirfd);
+		start = target_open_dir(&c->t->t, how->dirfd);
 		if (start < 0) {
 			res->error = -start == ENOENT ? EBADF : -start;
 			return resolve_lexical("/", how->path, res->path, sizeof(res->path));
 		}
 		rh.start = start;
 	}
-	r = target_enter(&c->target, &saved);
+	/* The kernel's lookup first (no chroot), the walk where it cannot settle it. */
+	r = target_enter_as(&c->t->t, 0, &saved);
 	if (r < 0)
 		return r;
-	r = resolve_walk(&c->target, &rh, res);
+	r = resolve_kernel(&c->t->t, &rh, res);
+	q = target_leave(&saved);
+	if (q < 0 || r != 0) {
+		if (q < 0 && res->fd >= 0)
+			res->fd = safe_close(res->fd);
+		return q < 0 ? q : r < 0 ? r : 0;
+	}
+	r = target_enter_as(&c->t->t, TARGET_ENTER_ROOT, &saved);
+	if (r < 0)
+		return r;
+	r = resolve_walk(&c->t->t, &rh, res);
 	q = target_leave(&saved);
 	if (q < 0) {
 		if (res->fd >= 0)
@@ -151,27 +164,53 @@ static void open_fill_plan(struct unotify_open_plan *plan, const struct unotify_
 	plan->how.path = NULL; /* the caller's buffer: not ours to keep */
 }
 
-int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
-			 const struct unotify_open_how *how, struct unotify_open_plan *ret)
+/*
+ * Named by its text (how->guess): an open that creates nothing and asks
+ * nothing of the walk, in a target whose root is the pinned root (the
+ * text: emulate_guess_text). O_ASYNC: perform clears O_NONBLOCK with
+ * F_SETFL, which would also arm what open(2) leaves unarmed. 1: planned,
+ * 0: walk it.
+ */
+static int open_plan_guess(const struct unotify_open_how *how, struct open_context *c,
+			   struct unotify_open_plan *ret)
 {
-	_cleanup_free_ struct open_context *c = NULL;
-	_cleanup_free_ struct resolved *res = NULL;
+	char *text = NULL;
 	int r;
 
-	if (!l || !req || !how || !how->path || !ret)
-		return -EINVAL;
-	r = unotify_thread_init();
+	if (!how->guess || c->resolve != 0 ||
+	    (c->flags & (O_CREAT | KERNEL_O_TMPFILE | O_PATH | O_ASYNC)))
+		return 0;
+	r = emulate_guess_text(c->t, how->dirfd, how->path, &text);
+	if (r <= 0)
+		return r;
+	c->text = text ? text : strdup(how->path);
+	if (!c->text)
+		return -ENOMEM;
+	r = resolve_lexical("/", c->text, ret->path, sizeof(ret->path));
 	if (r < 0)
 		return r;
-	c = calloc(1, sizeof(*c));
-	res = calloc(1, sizeof(*res));
-	if (!c || !res)
+	ret->error = 0;
+	ret->creates = false;
+	ret->unnamed = false;
+	ret->guessed = true;
+	ret->pathfd = -1;
+	ret->base[0] = '\0';
+	ret->how = *how;
+	ret->how.path = NULL;
+	return 1;
+}
+
+/* Resolves carefully (the walk): the plan names what was reached. */
+static int open_plan_walk(const struct unotify_open_how *how, struct open_context *c,
+			  struct unotify_open_plan *ret)
+{
+	_cleanup_free_ struct resolved *res = calloc(1, sizeof(*res));
+	int r;
+
+	if (!res)
 		return -ENOMEM;
 	res->fd = -1;
-	r = target_read(l, req, &c->target);
-	if (r < 0)
-		return r;
-	res->error = open_flags_check(req->data.nr, how, c);
+	res->error = open_flags_check(c->t->nr, how, c);
 	if (res->error == 0 && how->path[0] == '\0')
 		res->error = ENOENT;
 	if (res->error == 0 && strlen(how->path) >= PATH_MAX)
@@ -181,22 +220,68 @@ int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 	else
 		r = resolve_lexical("/", how->path, res->path, sizeof(res->path));
 	/* Whatever we resolved is the target's only while its call is pending. */
-	if (r == 0 && unotify_id_valid(l, req->id) < 0)
+	if (r == 0 && unotify_id_valid(c->t->l, c->t->id) < 0)
 		r = -ENOENT;
 	if (r < 0) {
 		if (res->fd >= 0)
 			res->fd = safe_close(res->fd);
-		target_release(&c->target);
 		return r;
 	}
 	c->type = res->type;
-	c->l = l;
-	c->id = req->id;
 	open_fill_plan(ret, how, res);
+	ret->guessed = false;
 	if (res->error && res->fd >= 0)
 		res->fd = safe_close(res->fd);
+	return 0;
+}
+
+static int open_plan(unotify_target *t, bool owns, const struct unotify_open_how *how,
+		     struct unotify_open_plan *ret)
+{
+	_cleanup_free_ struct open_context *c = calloc(1, sizeof(*c));
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	c->t = t;
+	r = open_flags_check(t->nr, how, c) == 0 ? open_plan_guess(how, c, ret) : 0;
+	if (r == 0)
+		r = open_plan_walk(how, c, ret);
+	if (r < 0) {
+		free(c->text);
+		return r;
+	}
+	c->owns_target = owns;
 	ret->context = steal_pointer(&c);
 	return 0;
+}
+
+int unotify_open_resolve(unotify_target *t, const struct unotify_open_how *how,
+			 struct unotify_open_plan *ret)
+{
+	if (!t || !how || !how->path || !ret)
+		return -EINVAL;
+	return open_plan(t, false, how, ret);
+}
+
+int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
+			 const struct unotify_open_how *how, struct unotify_open_plan *ret)
+{
+	struct unotify_open_how careful;
+	unotify_target *t = NULL;
+	int r;
+
+	if (!l || !req || !how || !how->path || !ret)
+		return -EINVAL;
+	r = unotify_target_new(l, req, &t);
+	if (r < 0)
+		return r;
+	careful = *how;
+	careful.guess = false;
+	r = open_plan(t, true, &careful, ret);
+	if (r < 0)
+		unotify_target_free(t);
+	return r;
 }
 
 /*
@@ -236,7 +321,7 @@ static int open_fifo(const struct open_context *c, const char *name, int flags)
 		fd = openat(target_proc_fd(), name, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd >= 0 || errno != ENXIO || (flags & O_ACCMODE) != O_WRONLY)
 			break;
-		if (unotify_id_valid(c->l, c->id) < 0)
+		if (unotify_id_valid(c->t->l, c->t->id) < 0)
 			return -EINTR; /* the call is gone: nobody waits for this open any more */
 		nanosleep(&delay, NULL);
 		if (delay.tv_nsec < 10 * 1000 * 1000)
@@ -283,6 +368,37 @@ static int open_create(const struct unotify_open_plan *plan, const struct open_c
 	return fd < 0 ? negative_errno() : fd;
 }
 
+/*
+ * A guessed open: the one lookup is the open, as the target (its ids),
+ * non-blocking so that a FIFO or a device cannot hold the supervisor
+ * (O_NONBLOCK is taken off again when the target did not ask for it; a
+ * FIFO writer without reader, ENXIO, is left to the walk, which waits).
+ */
+static int open_guessed(const struct open_context *c)
+{
+	int flags = (int)c->flags | O_NONBLOCK | O_NOCTTY;
+	struct target_saved saved;
+	int fd, r;
+
+	r = target_enter_as(&c->t->t, 0, &saved);
+	if (r < 0)
+		return r;
+	fd = emulate_guess_openat2(c->t, c->text, (uint64_t)flags);
+	r = target_leave(&saved);
+	if (r < 0 || fd < 0) {
+		if (fd >= 0)
+			fd = safe_close(fd);
+		return r < 0 ? r : fd;
+	}
+	if (!(c->flags & O_NONBLOCK) &&
+	    fcntl(fd, F_SETFL, (int)c->flags & (O_APPEND | O_DIRECT | O_NOATIME)) < 0) {
+		/* An append-only file opened for reading refuses it: the walk's way. */
+		fd = safe_close(fd);
+		return -UNOTIFY_EGUESS;
+	}
+	return fd;
+}
+
 int unotify_open_perform(struct unotify_open_plan *plan)
 {
 	struct open_context *c;
@@ -291,12 +407,17 @@ int unotify_open_perform(struct unotify_open_plan *plan)
 
 	if (!plan || !plan->context)
 		return -EINVAL;
+	c = plan->context;
+	if (plan->guessed)
+		return open_guessed(c);
 	if (plan->error)
 		return -plan->error;
 	if (plan->pathfd < 0)
 		return -EINVAL;
-	c = plan->context;
-	r = target_enter(&c->target, &saved);
+	/* The umask decides the mode of what is created (O_TMPFILE too); a resolved fd needs no root. */
+	r = target_enter_as(&c->t->t,
+			    plan->creates || (c->flags & KERNEL_O_TMPFILE) ? TARGET_ENTER_UMASK : 0,
+			    &saved);
 	if (r < 0)
 		return r;
 	fd = plan->creates ? open_create(plan, c) : open_reopen(plan, c);
@@ -320,7 +441,7 @@ int unotify_open_refusal(const struct unotify_open_plan *plan)
 	if (plan->pathfd < 0)
 		return EPERM;
 	c = plan->context;
-	return refusal_open(&c->target, plan->pathfd, c->type, c->flags, plan->creates);
+	return refusal_open(&c->t->t, plan->pathfd, c->type, c->flags, plan->creates);
 }
 
 void unotify_open_plan_release(struct unotify_open_plan *plan)
@@ -331,7 +452,9 @@ void unotify_open_plan_release(struct unotify_open_plan *plan)
 		return;
 	c = plan->context;
 	if (c) {
-		target_release(&c->target);
+		if (c->owns_target)
+			unotify_target_free(c->t);
+		free(c->text);
 		free(c);
 		plan->context = NULL;
 	}

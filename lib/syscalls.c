@@ -59,6 +59,7 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(readlinkat),
 	ANY(fcntl),
 	ANY(pidfd_open),
+	ARG_EQ(ioctl, 1, PIDFD_GET_INFO), /* a kept target's ids, per call (target-cache.c) */
 	ANY(pidfd_getfd),
 	ANY(pidfd_send_signal),
 	ANY(kcmp),

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 
 #include "internal.h"
 #include "target.h"
+#include "uapi.h"
 #include "util.h"
 
 /* The supervisor's /proc, shared by every thread (fd tables are per process). */
@@ -43,6 +45,20 @@ static __thread struct {
 	struct target_fid root;   /* our root, to tell whether a chroot is needed */
 	dev_t proc_dev;
 	struct target_fid userns; /* our user namespace */
+	/*
+	 * Our credentials, read at the first target_enter(): only
+	 * target_enter() and target_leave() change them on this thread, and
+	 * target_leave() proves it put them back. A fork forgets them (the
+	 * child may take other ids before it supervises: target_atfork); a
+	 * supervisor that changes its own ids otherwise must do it before its
+	 * threads first act as a target.
+	 */
+	bool creds_known;
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+	uid_t fsuid;
+	gid_t fsgid;
+	gid_t *groups;
+	int ngroups;
 } self;
 
 int target_fstat(int fd, struct target_stat *ret)
@@ -289,10 +305,12 @@ static int target_parse_status(const char *text, struct target *t)
 	t->umask = (mode_t)(v & 0777);
 	if (target_status_numbers(text, "CapEff", 16, &v, 1) != 1)
 		return -EBADMSG;
-	t->cap_eff = v;
+	t->cap_eff = t->raw_cap_eff = v;
 	if (target_status_numbers(text, "CapPrm", 16, &v, 1) != 1)
 		return -EBADMSG;
-	t->cap_prm = v;
+	t->cap_prm = t->raw_cap_prm = v;
+	/* NoNewPrivs: is there since Linux 4.10; without it, an exec may grant. */
+	t->nnp = target_status_numbers(text, "NoNewPrivs", 10, &v, 1) == 1 && v == 1;
 	if (target_status_numbers(text, "SigIgn", 16, &v, 1) != 1)
 		return -EBADMSG;
 	t->sig_ignored = v;
@@ -384,12 +402,52 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 	return 0;
 }
 
+/*
+ * A state worth keeping: its root is the pinned root (then the pinned root
+ * is borrowed for it), and its thread has a pidfd proved to be that thread
+ * (ID_VALID after pidfd_open: the tid was still our target's).
+ */
+static void target_keep(unotify_listener *l, const struct seccomp_notif *req,
+			const struct target *t)
+{
+	int pidfd;
+
+	if (!target_fid_equal(&t->root, &t->pinned_root))
+		return;
+	pidfd = (int)syscall(SYS_pidfd_open, t->tid, PIDFD_THREAD);
+	if (pidfd < 0)
+		return;
+	if (unotify_id_valid(l, req->id) < 0) {
+		pidfd = safe_close(pidfd);
+		return;
+	}
+	target_cache_put(l, t, pidfd);
+}
+
+int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
+		     struct target *ret)
+{
+	int r;
+
+	if (req->pid == 0)
+		return -ESRCH;
+	if (view_fixed) {
+		r = target_cache_get(l, (pid_t)req->pid, ret);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
+	r = target_read(l, req, ret);
+	if (r == 0 && view_fixed)
+		target_keep(l, req, ret);
+	return r;
+}
+
 void target_release(struct target *t)
 {
 	free(t->groups);
 	t->groups = NULL;
 	t->ngroups = 0;
-	if (t->rootfd >= 0)
+	if (t->rootfd >= 0 && !t->rootfd_borrowed)
 		t->rootfd = safe_close(t->rootfd);
 	t->rootfd = -1;
 }
@@ -449,26 +507,57 @@ static int sys_setgroups(size_t n, const gid_t *groups)
 	return syscall(SYS_setgroups, n, groups) < 0 ? negative_errno() : 0;
 }
 
-static int target_save(struct target_saved *s)
+static void target_atfork_child(void)
 {
+	self.creds_known = false;
+}
+
+static void target_atfork(void)
+{
+	pthread_atfork(NULL, NULL, target_atfork_child);
+}
+
+static int target_self_creds(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	int n;
 	int r;
 
-	r = sys_capget(s->caps);
+	if (self.creds_known)
+		return 0;
+	pthread_once(&once, target_atfork);
+	r = sys_capget(self.caps);
 	if (r < 0)
 		return r;
-	s->fsuid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
-	s->fsgid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
+	self.fsuid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
+	self.fsgid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
 	n = getgroups(0, NULL);
 	if (n < 0)
 		return negative_errno();
-	s->groups = calloc((size_t)n + 1, sizeof(gid_t));
-	if (!s->groups)
+	free(self.groups);
+	self.groups = calloc((size_t)n + 1, sizeof(gid_t));
+	if (!self.groups)
 		return -ENOMEM;
-	n = getgroups(n, s->groups);
+	n = getgroups(n, self.groups);
 	if (n < 0)
 		return negative_errno();
-	s->ngroups = n;
+	self.ngroups = n;
+	self.creds_known = true;
+	return 0;
+}
+
+/* Ours, to come back to: read once per thread (self), then copied. */
+static int target_save(struct target_saved *s)
+{
+	int r = target_self_creds();
+
+	if (r < 0)
+		return r;
+	memcpy(s->caps, self.caps, sizeof(s->caps));
+	s->fsuid = self.fsuid;
+	s->fsgid = self.fsgid;
+	s->groups = self.groups; /* borrowed */
+	s->ngroups = self.ngroups;
 	return 0;
 }
 
@@ -530,17 +619,19 @@ static int target_switch_ids(const struct target *t, struct target_saved *s)
 	return sys_capset(caps);
 }
 
-static int target_switch(const struct target *t, struct target_saved *s)
+static int target_switch(const struct target *t, unsigned int what, struct target_saved *s)
 {
 	int r;
 
-	if (!t->same_root) {
+	if ((what & TARGET_ENTER_ROOT) && !t->same_root) {
 		r = target_chroot(t, s);
 		if (r < 0)
 			return r;
 	}
-	s->umask = umask(t->umask);
-	s->umask_set = true;
+	if (what & TARGET_ENTER_UMASK) {
+		s->umask = umask(t->umask);
+		s->umask_set = true;
+	}
 	return target_switch_ids(t, s);
 }
 
@@ -553,6 +644,11 @@ static __thread struct {
 
 int target_enter(const struct target *t, struct target_saved *s)
 {
+	return target_enter_as(t, TARGET_ENTER_ROOT | TARGET_ENTER_UMASK, s);
+}
+
+int target_enter_as(const struct target *t, unsigned int what, struct target_saved *s)
+{
 	int r;
 
 	*s = (struct target_saved){ .rootfd = -1, .cwdfd = -1 };
@@ -561,14 +657,10 @@ int target_enter(const struct target *t, struct target_saved *s)
 	if (!self.ready)
 		return -EINVAL;
 	r = target_save(s);
-	if (r < 0) {
-		/* Nothing changed yet. */
-		free(s->groups);
-		s->groups = NULL;
-		return r;
-	}
+	if (r < 0)
+		return r; /* nothing changed yet */
 	s->entered = true;
-	r = target_switch(t, s);
+	r = target_switch(t, what, s);
 	if (r < 0) {
 		int q = target_leave(s);
 
@@ -671,8 +763,7 @@ int target_leave(struct target_saved *s)
 		umask(s->umask);
 	if (target_restore_root(s) < 0)
 		r = -EPERM;
-	free(s->groups);
-	s->groups = NULL;
+	s->groups = NULL; /* self's */
 	if (s->rootfd >= 0)
 		s->rootfd = safe_close(s->rootfd);
 	if (s->cwdfd >= 0)

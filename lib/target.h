@@ -43,9 +43,13 @@ struct target {
 	uint64_t cap_prm;   /* idem */
 	uint64_t sig_ignored; /* SigIgn, SigCgt: bit n-1 for signal n */
 	uint64_t sig_caught;
+	uint64_t raw_cap_eff; /* CapEff and CapPrm as the kernel has them (target-cache.c) */
+	uint64_t raw_cap_prm;
+	bool nnp;           /* no_new_privs: an exec grants it nothing */
 	bool same_userns;   /* the target's user namespace is ours */
 	mode_t umask;
-	int rootfd;         /* owned, O_PATH: /proc/TID/root, the target's root now */
+	int rootfd;         /* O_PATH: /proc/TID/root, the target's root now (owned unless borrowed) */
+	bool rootfd_borrowed; /* a kept state: rootfd is the pinned root, which it is */
 	struct target_fid root; /* where rootfd is: ".." stops there, as for the target */
 	/*
 	 * Borrowed from the listener: the sandbox's root, pinned when
@@ -87,6 +91,16 @@ bool target_proc_is_ours(dev_t dev);
  * Returns -ENOENT when it is not. Free with target_release().
  */
 int target_read(unotify_listener *l, const struct seccomp_notif *req, struct target *ret);
+/*
+ * The same, from the state kept for the thread when it still holds
+ * (target-cache.c), else read and kept when view_fixed says the sandbox
+ * cannot change its root or user namespace. A kept state has no umask nor
+ * signal dispositions: only for calls that use neither. No ID_VALID when
+ * the kept state is used: the caller proves the notification pending
+ * after it (a memory read does) and before acting.
+ */
+int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
+		     struct target *ret);
 void target_release(struct target *t);
 /* The whole of a /proc file (dirfd, name), NUL-terminated; free() it. */
 int target_read_file(int dirfd, const char *name, char **ret);
@@ -112,6 +126,10 @@ int target_open_dir(const struct target *t, int dirfd);
  * Returns -ENOTRECOVERABLE when the thread could not be restored earlier.
  */
 int target_enter(const struct target *t, struct target_saved *s);
+/* What target_enter_as() puts on the thread besides the ids and capabilities. */
+#define TARGET_ENTER_ROOT  (1u << 0) /* its root (a walk, or a name read from /proc/self/fd) */
+#define TARGET_ENTER_UMASK (1u << 1) /* its umask (a call that creates) */
+int target_enter_as(const struct target *t, unsigned int what, struct target_saved *s);
 /*
  * Between target_enter() and target_leave(): the supervisor's own
  * credentials (fsuid, fsgid, groups, capabilities; not the root or umask)
@@ -183,6 +201,20 @@ int procfs_owner_of_top(struct procfs_view *v, const struct target *t, int rootf
 int procfs_owner_of_dir(struct procfs_view *v, const struct target *t, int dirfd,
 			const struct target_stat *st, enum procfs_owner *ret);
 
+/* ---- target-cache.c ---- */
+
+/* 1 and a copy of the kept state of tid when it still holds; 0: none. */
+int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret);
+/* Keeps a copy of t (read by target_read, pending), with pidfd, the thread's (taken). */
+void target_cache_put(unotify_listener *l, const struct target *t, int pidfd);
+/*
+ * The name a directory (fid) had under the pinned root when last proved:
+ * 1 and its text, or 0. A hint only: the caller proves it again.
+ */
+int target_cache_dir_get(unotify_listener *l, const struct target_fid *fid, char *ret,
+			 size_t size);
+void target_cache_dir_put(unotify_listener *l, const struct target_fid *fid, const char *name);
+
 /* ---- name.c ---- */
 
 /*
@@ -221,6 +253,12 @@ struct resolved {
  * a negative return is the supervisor's own failure (fail closed).
  */
 int resolve_walk(const struct target *t, const struct resolve_how *how, struct resolved *ret);
+/*
+ * One openat2 where the kernel's lookup is exact for the target (resolve.c):
+ * 1 settled (ret->fd, type, path), 0 the walk must settle it, -errno ours.
+ * On a thread acting as t with its ids; no chroot needed.
+ */
+int resolve_kernel(const struct target *t, const struct resolve_how *how, struct resolved *ret);
 /*
  * path against base (when path is relative), with ".", ".." and repeated
  * slashes removed without looking at any file. -ENAMETOOLONG when it does

@@ -183,6 +183,30 @@ struct unotify_ll_net_port_attr {
 #define RESOLVE_CACHED 0x20
 #endif
 
+/* PIDFD_GET_INFO (6.13): a task's ids read through its pidfd (target-cache.c). */
+#ifndef PIDFD_GET_INFO
+#include <sys/ioctl.h>
+struct pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;
+	__u32 ruid;
+	__u32 rgid;
+	__u32 euid;
+	__u32 egid;
+	__u32 suid;
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__s32 exit_code;
+};
+#define PIDFD_GET_INFO _IOWR(0xFF, 11, struct pidfd_info)
+#define PIDFD_INFO_PID   (1UL << 0)
+#define PIDFD_INFO_CREDS (1UL << 1)
+#endif
+
 /* Used by the adversarial programs; their headers first, so a definition there wins. */
 #ifndef RENAME_WHITEOUT
 #define RENAME_WHITEOUT (1 << 2) /* renameat2(2), 3.18; <stdio.h> since glibc 2.28 */

@@ -423,6 +423,9 @@ void unotify_child_close(struct unotify_child *c);
 
 /* ---- Calls performed on the target's behalf ---- */
 
+/* One pending notification's target thread (below, unotify_target_new). */
+typedef struct unotify_target unotify_target;
+
 /*
  * An open the target asked for, performed by the supervisor so that no
  * racing thread can change what was decided on: resolution happens in the
@@ -436,7 +439,17 @@ struct unotify_open_how {
 	uint64_t flags;    /* O_* as the target passed them */
 	uint64_t mode;
 	uint64_t resolve;  /* RESOLVE_* (openat2) */
+	bool guess;        /* may name it by its text alone (unotify_open_resolve) */
 };
+
+/*
+ * Returned by the perform functions for a path named by its text alone
+ * (guessed) when the one lookup that was to prove the name finds it is
+ * not one (a symlink, a mount crossed, a rename raced): nothing was done.
+ * Resolve again without guess and decide again on that name. Never an
+ * errno: never a reply.
+ */
+#define UNOTIFY_EGUESS 4097
 
 struct unotify_open_plan {
 	/*
@@ -456,6 +469,12 @@ struct unotify_open_plan {
 	 * fail closed (EACCES) when one would be consulted.
 	 */
 	bool unnamed;
+	/*
+	 * Named by its text alone (how.guess): nothing was looked up yet;
+	 * unotify_open_perform looks it up once, and fails with
+	 * -UNOTIFY_EGUESS, having done nothing, when the text is not the name.
+	 */
+	bool guessed;
 	/* private to lib/ */
 	int pathfd;         /* O_PATH fd of the resolved file, or of its parent when creating;
 			     * owned, closed by unotify_open_plan_release() */
@@ -472,6 +491,19 @@ struct unotify_open_plan {
  */
 int unotify_open_prepare(unotify_listener *l, const struct seccomp_notif *req,
 			 const struct unotify_open_how *how, struct unotify_open_plan *ret);
+/*
+ * The same for a target the caller holds (unotify_target_new*, freed after
+ * the plan). With how->guess, an absolute path of an open that creates
+ * nothing (no O_CREAT, O_TMPFILE, O_PATH, O_ASYNC, no RESOLVE_* flags) in
+ * a target whose root is the pinned root is named by its text, "." and
+ * ".." folded: the name of what it reaches when no symlink is met, no
+ * mount crossed and no rename races a "..", which unotify_open_perform's
+ * one openat2 (RESOLVE_IN_ROOT, NO_SYMLINKS, NO_MAGICLINKS, NO_XDEV from
+ * the pinned root) proves, or it fails with -UNOTIFY_EGUESS. A decision
+ * that does not let a guessed open run must be taken again without guess.
+ */
+int unotify_open_resolve(unotify_target *t, const struct unotify_open_how *how,
+			 struct unotify_open_plan *ret);
 /*
  * Performs the planned open with the target's flags and credentials and
  * returns a new fd, the caller's (ready for unotify_reply_addfd), or the -errno the
@@ -526,6 +558,21 @@ struct msghdr;
 typedef struct unotify_target unotify_target;
 
 int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, unotify_target **ret);
+/*
+ * The same from what was read of the thread at an earlier call, when that
+ * provably still holds (the same thread, the same eight ids and
+ * capabilities, groups it cannot have changed or that decide nothing; see
+ * lib/target-cache.c), else read afresh and kept. view_fixed: the
+ * sandbox's filter refuses every call that changes a root or a user
+ * namespace (chroot, pivot_root, setns, new mount or user namespaces: the
+ * policy's implicit set fixed-view); without it nothing is kept. Such a
+ * target has no umask nor signal dispositions: only for calls that create
+ * and signal nothing (opens without O_CREAT or O_TMPFILE, the stat family).
+ * It does not prove the notification pending: read the target's memory
+ * (which does) or call unotify_id_valid() after it and before acting.
+ */
+int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
+			    unotify_target **ret);
 void unotify_target_free(unotify_target *t);
 /*
  * access(2), faccessat(2), and faccessat2(2) without AT_EACCESS check with
@@ -570,6 +617,15 @@ struct unotify_path_how {
 	const char *path;      /* copied out of the target's memory; NULL only with empty_path */
 	enum unotify_walk walk;
 	bool empty_path;       /* AT_EMPTY_PATH: "" (or NULL) is the file dirfd refers to */
+	/*
+	 * May name the path by its text alone, as unotify_open_resolve does
+	 * (UNOTIFY_WALK_FOLLOW and _NOFOLLOW, a target in the pinned root):
+	 * then the file is not looked up, ret->guessed is set, path must
+	 * stay valid until unotify_path_release(), and unotify_path_stat,
+	 * _statx, _readlink and _access look it up once and fail with
+	 * -UNOTIFY_EGUESS, having done nothing, when the text is not the name.
+	 */
+	bool guess;
 };
 
 struct unotify_path {
@@ -582,7 +638,11 @@ struct unotify_path {
 	int error;             /* errno the target's own lookup fails with, or 0 */
 	mode_t type;           /* S_IFMT of the file (0 for UNOTIFY_WALK_PARENT) */
 	bool unnamed;          /* as in struct unotify_open_plan: never match path as a path */
+	bool guessed;          /* named by its text alone (how.guess): type and fd unknown */
 	/* private to lib/ */
+	const char *text;      /* guessed: the text looked up by the perform functions */
+	char *owned;           /* guessed, relative: text, the start's name and the path */
+	bool nofollow;         /* guessed: UNOTIFY_WALK_NOFOLLOW */
 	int fd;                /* O_PATH: the file, or the parent directory; owned, closed by
 				* unotify_path_release() */
 	char name[258];        /* UNOTIFY_WALK_PARENT: the last component, "/" kept if it had one */
@@ -606,7 +666,18 @@ int unotify_path_resolve(unotify_target *t, const struct unotify_path_how *how,
 int unotify_path_refusal(unotify_target *t, int nr, const struct unotify_path *a,
 			 const struct unotify_path *b, unsigned int flags);
 void unotify_path_release(struct unotify_path *p);
+/* An empty result (no file, nothing owned), e.g. to fill from an open plan; release it too. */
+void unotify_path_init(struct unotify_path *p);
 
+/*
+ * The kernel's checks of each call's other arguments, made before any
+ * lookup: 0, or the -errno the target's own call fails with (-EINVAL).
+ * stat family: its AT_* flags (statx: and its mask); access family: its
+ * mode and flags (access and faccessat: 0); readlink: its bufsiz.
+ */
+int unotify_path_stat_check(bool statx_call, uint64_t flags, uint64_t mask);
+int unotify_path_access_check(uint64_t mode, uint64_t flags);
+int unotify_path_readlink_check(uint64_t size);
 /* stat, lstat, newfstatat: the kernel's struct stat of the resolved file. */
 int unotify_path_stat(unotify_target *t, const struct unotify_path *p, struct stat *ret);
 /* statx: flags may hold AT_STATX_SYNC_TYPE bits (the walk's flags were used already). */

@@ -337,6 +337,48 @@ static int bench_daemon_start(struct bench_daemon *d, const char *exe,
 	return 0;
 }
 
+/*
+ * The daemon's kernel layer of the bench policy, fetched as `unotify run
+ * --daemon` fetches it: the targets of a daemon row load it (instead of
+ * the raw filter of the other rows) and register with its version, so the
+ * daemon supervises them as it supervises run --daemon's programs. Set
+ * for the time of a row; the targets are forked within it.
+ */
+static struct {
+	struct sock_fprog prog;
+	uint64_t serial;
+	bool set;
+} daemon_layer;
+
+const struct sock_fprog *bench_daemon_layer(void)
+{
+	return daemon_layer.set ? &daemon_layer.prog : NULL;
+}
+
+static void bench_daemon_layer_drop(void)
+{
+	free(daemon_layer.prog.filter);
+	daemon_layer.prog.filter = NULL;
+	daemon_layer.set = false;
+}
+
+static int bench_daemon_layer_fetch(const struct bench_daemon *d, char *error, size_t error_size)
+{
+	_cleanup_free_ char *why = NULL;
+	int r;
+
+	bench_daemon_layer_drop();
+	r = client_kernel_layer(d->socket, BENCH_DAEMON_POLICY, &daemon_layer.prog,
+				&daemon_layer.serial, &why);
+	if (r < 0) {
+		snprintf(error, error_size, "unotifyd's kernel layer: %s",
+			 why ? why : client_strerror(r));
+		return r;
+	}
+	daemon_layer.set = true;
+	return 0;
+}
+
 int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
 			   void **ret_data, char *error, size_t error_size)
 {
@@ -349,6 +391,8 @@ int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_se
 	r = bench_daemon_find(set->unotifyd, exe, error, error_size);
 	if (r >= 0)
 		r = bench_daemon_start(d, exe, cfg, set, error, error_size);
+	if (r >= 0)
+		r = bench_daemon_layer_fetch(d, error, error_size);
 	if (r < 0) {
 		bench_daemon_stop(d);
 		return r;
@@ -359,6 +403,7 @@ int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_se
 
 void bench_daemon_row_stop(void *data)
 {
+	bench_daemon_layer_drop();
 	if (data)
 		bench_daemon_stop(data);
 }
@@ -460,14 +505,16 @@ static void bench_daemon_wait_idle(const struct bench_daemon *d)
 int bench_daemon_prepare(struct bench_run *run)
 {
 	struct bench_daemon *d = run->row_data;
+	_cleanup_free_ char *why = NULL;
 	unsigned int count;
 	int r;
 
 	bench_daemon_wait_idle(d);
-	r = client_register(d->socket, BENCH_DAEMON_POLICY, run->listener, run->pid);
+	r = client_register_serial(d->socket, BENCH_DAEMON_POLICY, daemon_layer.serial,
+				   run->listener, run->pid, &why);
 	if (r < 0) {
 		snprintf(run->error, sizeof(run->error), "hand-off to unotifyd: %s",
-			 client_strerror(r));
+			 why ? why : client_strerror(r));
 		return r;
 	}
 	/* The daemon holds the listener: if it dies, the target's calls fail (ENOSYS). */

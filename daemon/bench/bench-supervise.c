@@ -367,6 +367,8 @@ int bench_engine_prepare(struct bench_run *run)
 	}
 	e->enforcer.policy = e->policy;
 	e->enforcer.audit = e->audit;
+	/* The targets' filter refuses what fixed-view refuses (bench-target.c), as run's does. */
+	e->enforcer.filter_is_policy = true;
 	return 0;
 }
 

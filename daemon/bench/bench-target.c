@@ -287,6 +287,35 @@ static void *target_thread_main(void *arg)
 	return NULL;
 }
 
+/* A call the filter refuses with EPERM (the view-changing calls below). */
+#define TARGET_REFUSE(name)                                                               \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_##name, VIEW_AT - VIEW_##name + 3, 0)
+
+/*
+ * Every target's filter, notified or not, also refuses what the implicit
+ * rule set fixed-view refuses (chroot, pivot_root, the mount family,
+ * unshare and setns; clone3, whose flags no filter reads, ENOSYS; clone
+ * of a new mount or user namespace), as a policy with path rules does
+ * under `unotify run`: the lib row may then keep what a target thread is
+ * between its calls, as `unotify run` does. The measured call is matched
+ * first: its cost does not change.
+ */
+enum {
+	VIEW_chroot,
+	VIEW_pivot_root,
+	VIEW_mount,
+	VIEW_umount2,
+	VIEW_unshare,
+	VIEW_setns,
+	VIEW_open_tree,
+	VIEW_move_mount,
+	VIEW_fsopen,
+	VIEW_fsmount,
+	VIEW_fspick,
+	VIEW_mount_setattr,
+	VIEW_AT, /* the clone block (4 instructions: the + 3), then the EPERM */
+};
+
 static int target_load_filter(enum bench_target_kind kind, int nr)
 {
 	struct sock_filter insns[] = {
@@ -300,7 +329,29 @@ static int target_load_filter(enum bench_target_kind kind, int nr)
 		/* Same length either way: kernel-allowed pays the filter, not the hand-off. */
 		BPF_STMT(BPF_RET | BPF_K, kind == BENCH_TARGET_NOTIFIED ? SECCOMP_RET_USER_NOTIF
 									: SECCOMP_RET_ALLOW),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		TARGET_REFUSE(chroot),
+		TARGET_REFUSE(pivot_root),
+		TARGET_REFUSE(mount),
+		TARGET_REFUSE(umount2),
+		TARGET_REFUSE(unshare),
+		TARGET_REFUSE(setns),
+		TARGET_REFUSE(open_tree),
+		TARGET_REFUSE(move_mount),
+		TARGET_REFUSE(fsopen),
+		TARGET_REFUSE(fsmount),
+		TARGET_REFUSE(fspick),
+		TARGET_REFUSE(mount_setattr),
+		/*
+		 * clone: flags in the low word of the first argument (x86_64
+		 * and arm64, little-endian; s390 passes the stack first).
+		 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWNS | CLONE_NEWUSER, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM), /* the refused */
 	};
 	struct sock_fprog prog = { .len = ARRAY_SIZE(insns), .filter = insns };
 	unsigned int flags = kind == BENCH_TARGET_NOTIFIED ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
@@ -336,6 +387,17 @@ int bench_send_fd(int sock, int fd)
 	return sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? negative_errno() : 0;
 }
 
+/* A daemon row's target: the daemon's kernel layer, as `unotify run --daemon` loads it. */
+static int target_load_layer(const struct sock_fprog *layer)
+{
+	long fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return negative_errno();
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, layer);
+	return fd < 0 ? negative_errno() : (int)fd;
+}
+
 static int target_setup(struct target *t, int sock)
 {
 	enum bench_target_kind kind = t->cfg->mode->target;
@@ -344,7 +406,10 @@ static int target_setup(struct target *t, int sock)
 
 	if (kind != BENCH_TARGET_ALLOWED && kind != BENCH_TARGET_NOTIFIED)
 		return 0;
-	fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
+	if (kind == BENCH_TARGET_NOTIFIED && bench_daemon_layer())
+		fd = target_load_layer(bench_daemon_layer());
+	else
+		fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
 	if (fd < 0) {
 		target_fail(t->shm, "cannot load the seccomp filter: %s", strerror(-fd));
 		return fd;

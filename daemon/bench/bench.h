@@ -277,6 +277,8 @@ void bench_policy_text(const struct bench_config *cfg, char *buf, size_t size);
 int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
 			   void **ret_data, char *error, size_t error_size);
 void bench_daemon_row_stop(void *data);
+/* During a daemon row: the daemon's kernel layer its targets load; NULL otherwise. */
+const struct sock_fprog *bench_daemon_layer(void);
 int bench_daemon_prepare(struct bench_run *run);
 int bench_daemon_supervise(struct bench_run *run);
 void bench_daemon_cleanup(struct bench_run *run);

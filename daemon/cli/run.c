@@ -14,6 +14,7 @@
 #include <linux/capability.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 
 #include "commands.h"
@@ -439,6 +440,7 @@ static int run_supervise(struct run_state *s)
 		.audit = s->audit,
 		.user = s,
 		.observe = s->record ? run_observe : NULL,
+		.filter_is_policy = true, /* run loaded the policy's kernel layer itself */
 	};
 	struct unotify_loop_ops ops = {
 		.decide = enforce_decide,
@@ -520,6 +522,15 @@ static void run_state_free(struct run_state *s)
 	free(s->layer.filter);
 }
 
+/* Has the program (or the sandbox's init) ended already? Its status is left to wait for. */
+static bool run_child_ended(const struct unotify_child *c)
+{
+	siginfo_t info = { 0 };
+
+	return waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == c->pid;
+}
+
 /*
  * Hands the listener to unotifyd. Whatever happens, our copy is closed: if
  * the daemon did not take it, the program's notified calls now fail with
@@ -532,6 +543,16 @@ static int run_handoff(struct run_state *s)
 				       unotify_listener_fd(s->listener), s->child.pid, &why);
 
 	unotify_listener_free(steal_pointer(&s->listener));
+	/*
+	 * A program that notified nothing can be over before the daemon pinned
+	 * its root: nothing was left to supervise, and its status is the answer.
+	 */
+	if (r == -ENODATA && run_child_ended(&s->child)) {
+		if (!s->o->quiet)
+			fprintf(stderr, "unotify: the program ended before unotifyd took it over "
+					"(%s)\n", why ? why : client_strerror(r));
+		return 0;
+	}
 	/* Fail closed in the daemon (its policy changed since, or broke): stopped, not half-run. */
 	if (r == -ENODATA)
 		fprintf(stderr, "unotify: unotifyd would supervise it fail closed: %s%s\n",

@@ -48,6 +48,8 @@ struct enforce_family {
 	 */
 	bool (*always_perform)(const struct enforce_call *c);
 	void (*release)(struct enforce_call *c);
+	/* Optional: forgets what was planned on guessed names (the decision is taken again). */
+	void (*forget)(struct enforce_call *c);
 	/* Optional: what the audit record shows beyond the decision's own reads. */
 	void (*audit)(struct enforce_call *c, struct audit_record *r);
 	/*
@@ -77,6 +79,16 @@ struct enforce_call {
 	bool has_open_flags;
 	bool has_sockaddr;
 	unotify_target *target;           /* lazily, by enforce_target() */
+	bool kept_ok;                     /* set by decode: the call creates and signals nothing */
+	bool view_fixed;                  /* the filter keeps roots and user namespaces fixed */
+	/*
+	 * Names guessed from the path's text (unotify_path_how.guess): a
+	 * decision that does not let the call run, or a perform that finds a
+	 * guess wrong (guess_wrong, nothing done), is taken again carefully.
+	 */
+	bool careful;
+	bool guessed;
+	bool guess_wrong;
 	bool real_ids;                    /* access(2): the target's real ids check */
 	struct enforce_path *paths;       /* 2 of them, allocated when a path is first needed */
 	void *state;                      /* the family's own (freed by its release) */

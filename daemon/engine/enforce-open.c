@@ -39,30 +39,41 @@ static void open_decode(struct enforce_call *c)
 	c->state = s;
 	if (!s)
 		return;
+	/* Field by field: the state is zeroed once (calloc), its plan is large. */
+	s->dirfd = AT_FDCWD;
 	switch (c->req->data.nr) {
 #ifdef SYS_open
 	case SYS_open:
-		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0], .flags = a[1],
-					  .mode = a[2] };
+		s->path_addr = a[0];
+		s->flags = a[1];
+		s->mode = a[2];
 		break;
 #endif
 #ifdef SYS_creat
 	case SYS_creat:
-		*s = (struct open_state){ .dirfd = AT_FDCWD, .path_addr = a[0],
-					  .flags = O_CREAT | O_WRONLY | O_TRUNC, .mode = a[1] };
+		s->path_addr = a[0];
+		s->flags = O_CREAT | O_WRONLY | O_TRUNC;
+		s->mode = a[1];
 		break;
 #endif
 	case SYS_openat:
-		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .flags = a[2],
-					  .mode = a[3] };
+		s->dirfd = (int)a[0];
+		s->path_addr = a[1];
+		s->flags = a[2];
+		s->mode = a[3];
 		break;
 	case SYS_openat2:
-		*s = (struct open_state){ .dirfd = (int)a[0], .path_addr = a[1], .how_addr = a[2],
-					  .how_size = a[3] };
+		s->dirfd = (int)a[0];
+		s->path_addr = a[1];
+		s->how_addr = a[2];
+		s->how_size = a[3];
 		break;
 	}
 	c->has_path[0] = true;
 	c->has_open_flags = true;
+	/* A kept target has no umask: nothing created (openat2's flags are not read yet). */
+	c->kept_ok = c->req->data.nr != SYS_openat2 &&
+		     !(s->flags & (O_CREAT | (O_TMPFILE & ~(uint64_t)O_DIRECTORY)));
 }
 
 /* openat2's struct open_how, with the kernel's own size rules. */
@@ -97,10 +108,15 @@ static uint64_t open_as_read(uint64_t flags)
 static int open_plan(struct enforce_call *c, struct open_state *s)
 {
 	struct unotify_open_how how;
+	unotify_target *t;
 	int r;
 
 	if (s->planned)
 		return 0;
+	/* The target first: reading its memory next proves both were its (ID_VALID). */
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	r = enforce_read_path(c, 0, s->path_addr);
 	if (r == 0)
 		r = open_read_how(c, s);
@@ -112,15 +128,17 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 		.flags = s->flags,
 		.mode = s->mode,
 		.resolve = s->resolve,
+		.guess = !c->careful,
 	};
-	r = unotify_open_prepare(c->l, c->req, &how, &s->plan);
+	r = unotify_open_resolve(t, &how, &s->plan);
 	if (r == -ENOTRECOVERABLE)
 		c->broken = true;
 	if (r < 0)
 		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	s->planned = true;
+	c->guessed = s->plan.guessed;
 	/* What the audit trail shows, as for the other families (no fd of its own). */
-	c->paths[0].res.fd = -1;
+	unotify_path_init(&c->paths[0].res);
 	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
 	c->paths[0].res.unnamed = s->plan.unnamed;
 	c->paths[0].resolved = true;
@@ -190,6 +208,10 @@ static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
 	fd = s ? open_plan(c, s) : -ENOMEM;
 	if (fd == 0)
 		fd = unotify_open_perform(&s->plan);
+	if (fd == -UNOTIFY_EGUESS) {
+		c->guess_wrong = true; /* nothing opened: decided again on the name (enforce.c) */
+		return;
+	}
 	if (fd == -ENOTRECOVERABLE)
 		c->broken = true;
 	if (fd < 0) {
@@ -197,6 +219,16 @@ static void open_perform(struct enforce_call *c, struct unotify_verdict *v)
 		return;
 	}
 	*v = unotify_verdict_fd(fd, (s->plan.how.flags & O_CLOEXEC) ? O_CLOEXEC : 0);
+}
+
+static void open_forget(struct enforce_call *c)
+{
+	struct open_state *s = c->state;
+
+	if (s && s->planned)
+		unotify_open_plan_release(&s->plan);
+	if (s)
+		s->planned = false;
 }
 
 /* `deny ... kernel`: the path was read for the rule, the plan is there. */
@@ -227,5 +259,6 @@ const struct enforce_family enforce_open_family = {
 	.perform = open_perform,
 	.refuse = open_refuse,
 	.release = open_release,
+	.forget = open_forget,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_OPEN,
 };

@@ -21,8 +21,6 @@
 #include "lib/util.h"
 #include "lib/uapi.h"
 
-#define STAT_VALID_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE)
-
 enum stat_kind {
 	STAT_STAT,
 	STAT_STATX,
@@ -47,10 +45,7 @@ struct stat_state {
 /* The AT_* flags of newfstatat and statx. */
 static void stat_decode_at(struct stat_state *s, uint64_t flags, bool statx)
 {
-	if (flags & ~(uint64_t)STAT_VALID_FLAGS)
-		s->early = EINVAL;
-	if (statx && (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
-		s->early = EINVAL;
+	s->early = -unotify_path_stat_check(statx, flags, s->mask);
 	s->nofollow = flags & AT_SYMLINK_NOFOLLOW;
 	s->empty_path = flags & AT_EMPTY_PATH;
 	s->flags = (unsigned int)flags;
@@ -61,10 +56,7 @@ static void stat_decode_access(struct enforce_call *c, struct stat_state *s, uin
 {
 	s->kind = STAT_ACCESS;
 	s->mode = (int)mode;
-	if (mode & ~(uint64_t)(R_OK | W_OK | X_OK))
-		s->early = EINVAL;
-	if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		s->early = EINVAL;
+	s->early = -unotify_path_access_check(mode, flags);
 	s->nofollow = flags & AT_SYMLINK_NOFOLLOW;
 	s->empty_path = flags & AT_EMPTY_PATH;
 	/* access() checks with the real ids; only AT_EACCESS with the effective ones. */
@@ -78,8 +70,7 @@ static void stat_decode_readlink(struct stat_state *s, uint64_t size)
 	s->nofollow = true;
 	/* do_readlinkat() looks up with LOOKUP_EMPTY: "" is the file dirfd refers to. */
 	s->empty_path = true;
-	if ((int)size <= 0)
-		s->early = EINVAL;
+	s->early = -unotify_path_readlink_check(size);
 }
 
 static void stat_decode_nr(struct enforce_call *c, struct stat_state *s, const uint64_t *a)
@@ -102,8 +93,6 @@ static void stat_decode_nr(struct enforce_call *c, struct stat_state *s, const u
 		*s = (struct stat_state){ .kind = STAT_STATX, .dirfd = (int)a[0], .path_addr = a[1],
 					  .mask = (unsigned int)a[3], .out = a[4] };
 		stat_decode_at(s, a[2], true);
-		if (s->mask & STATX__RESERVED)
-			s->early = EINVAL;
 		break;
 #ifdef SYS_readlink
 	case SYS_readlink:
@@ -138,18 +127,24 @@ static void stat_decode(struct enforce_call *c)
 	if (s)
 		stat_decode_nr(c, s, c->args);
 	c->has_path[0] = true;
+	c->kept_ok = true; /* nothing created, nothing signalled */
 }
 
 static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 {
 	struct stat_state *s = c->state;
 	struct unotify_path_how how;
+	unotify_target *t;
 	int r;
 
 	if (!s)
 		return enforce_fail(c, ENOMEM);
 	if (s->early)
 		return enforce_fail(c, s->early);
+	/* The target first: reading its memory next proves both were its (ID_VALID). */
+	r = enforce_target(c, &t);
+	if (r < 0)
+		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
 	/* A NULL path with AT_EMPTY_PATH is the dirfd's file (Linux 6.11); else EFAULT. */
 	if (!(s->path_addr == 0 && s->empty_path)) {
 		r = enforce_read_path(c, 0, s->path_addr);
@@ -160,6 +155,7 @@ static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 		.dirfd = s->dirfd,
 		.walk = s->nofollow ? UNOTIFY_WALK_NOFOLLOW : UNOTIFY_WALK_FOLLOW,
 		.empty_path = s->empty_path,
+		.guess = true,
 	};
 	return enforce_resolve_path(c, 0, &how, ret_path);
 }
@@ -190,7 +186,7 @@ static int stat_perform_readlink(struct enforce_call *c, struct stat_state *s,
 	if (!buf)
 		return -ENOMEM;
 	/* An empty path names the dirfd's file: not a link is ENOENT there, EINVAL otherwise. */
-	if (p->error == 0 && p->type != S_IFLNK)
+	if (p->error == 0 && !p->guessed && p->type != S_IFLNK)
 		return c->paths[0].have_arg && c->paths[0].arg[0] ? -EINVAL : -ENOENT;
 	n = unotify_path_readlink(c->target, p, buf, size);
 	if (n < 0)
@@ -224,6 +220,10 @@ static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
 	case STAT_ACCESS:
 		r = unotify_path_access(c->target, p, s->mode);
 		break;
+	}
+	if (r == -UNOTIFY_EGUESS) {
+		c->guess_wrong = true; /* nothing done: decided again on the name (enforce.c) */
+		return;
 	}
 	enforce_result(c, v, r);
 }

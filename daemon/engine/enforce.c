@@ -74,7 +74,8 @@ int enforce_target(struct enforce_call *c, unotify_target **ret)
 	int r;
 
 	if (!c->target) {
-		r = unotify_target_new(c->l, c->req, &c->target);
+		r = c->kept_ok ? unotify_target_new_kept(c->l, c->req, c->view_fixed, &c->target)
+			       : unotify_target_new(c->l, c->req, &c->target);
 		if (r == -ENOTRECOVERABLE)
 			c->broken = true;
 		if (r < 0)
@@ -101,8 +102,14 @@ int enforce_fail(struct enforce_call *c, int err)
 
 struct enforce_path *enforce_paths(struct enforce_call *c)
 {
-	if (!c->paths)
-		c->paths = calloc(2, sizeof(*c->paths));
+	/* Not zeroed (two path buffers each): what is read of it is behind these flags. */
+	if (!c->paths) {
+		c->paths = malloc(2 * sizeof(*c->paths));
+		for (int n = 0; c->paths && n < 2; n++) {
+			c->paths[n].have_arg = false;
+			c->paths[n].resolved = false;
+		}
+	}
 	return c->paths;
 }
 
@@ -138,8 +145,11 @@ int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how 
 		r = enforce_target(c, &t);
 		if (r == 0) {
 			how->path = p->have_arg ? p->arg : NULL;
+			how->guess = how->guess && !c->careful;
 			r = unotify_path_resolve(t, how, &p->res);
 		}
+		if (r == 0 && p->res.guessed)
+			c->guessed = true;
 		if (r == -ENOTRECOVERABLE)
 			c->broken = true;
 		if (r < 0)
@@ -350,6 +360,39 @@ static void enforce_release(struct enforce_call *c)
 	unotify_target_free(c->target);
 }
 
+/* Does the filter keep every target's root and user namespace (implicit fixed-view)? */
+static bool enforce_view_fixed(struct enforcer *e)
+{
+	int v = atomic_load_explicit(&e->view_fixed, memory_order_relaxed);
+	struct policy_implicit_info info;
+
+	if (v == 0) {
+		v = 2;
+		for (size_t i = 0; e->filter_is_policy && policy_implicit_info(e->policy, i, &info) == 0;
+		     i++)
+			if (strcmp(info.name, "fixed-view") == 0 && info.on)
+				v = 1;
+		atomic_store_explicit(&e->view_fixed, v, memory_order_relaxed);
+	}
+	return v == 1;
+}
+
+/* What was resolved or planned on guessed names goes; the copied arguments stay. */
+static void enforce_forget_guess(struct enforce_call *c)
+{
+	c->careful = true;
+	c->guessed = false;
+	c->guess_wrong = false;
+	c->read_error = 0;
+	if (c->family && c->family->forget)
+		c->family->forget(c);
+	for (int n = 0; c->paths && n < 2; n++) {
+		if (c->paths[n].resolved)
+			unotify_path_release(&c->paths[n].res);
+		c->paths[n].resolved = false;
+	}
+}
+
 /* The decision of the policy on call, with what the call's own memory said. */
 static void enforce_evaluate(struct enforcer *e, struct enforce_call *c,
 			     const struct policy_call *call, struct policy_decision *d)
@@ -421,8 +464,20 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 	c->family = enforce_family_find(req->data.nr);
 	if (c->family)
 		c->family->decode(c);
+	c->view_fixed = enforce_view_fixed(e);
 	enforce_evaluate_all(e, c, &d);
+	if (c->guessed && !enforce_lets_run(&d)) {
+		/* Denied (killed, returned) on a name the text only guessed: not before proving it. */
+		enforce_forget_guess(c);
+		enforce_evaluate_all(e, c, &d);
+	}
 	verdict = enforce_verdict_from(c, &d, ret);
+	if (c->guess_wrong) {
+		/* The lookup found the text is not the name; nothing was done: decide on the name. */
+		enforce_forget_guess(c);
+		enforce_evaluate_all(e, c, &d);
+		verdict = enforce_verdict_from(c, &d, ret);
+	}
 	if (ret->kind == UNOTIFY_VERDICT_ERRNO)
 		atomic_fetch_add(&e->denials, 1);
 	enforce_audit(e, c, verdict, &d, ret);

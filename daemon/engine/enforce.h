@@ -26,6 +26,14 @@ struct enforcer {
 	void *user;                    /* the caller's own data */
 	/* Also gets every audit record, trail or not (run --record); NULL: none. */
 	void (*observe)(struct enforcer *e, const struct audit_record *r);
+	/*
+	 * The sandbox's filter is the kernel layer of policy (unotify run
+	 * loaded it): when that has the implicit set fixed-view, no target
+	 * can change its root or user namespace, and what a thread is may be
+	 * kept between its calls (unotify_target_new_kept). false: read anew.
+	 */
+	bool filter_is_policy;
+	atomic_int view_fixed;         /* 0: not asked yet, 1: fixed, 2: not */
 	atomic_ullong notifications;
 	atomic_ullong denials;
 	atomic_ullong audited;         /* decisions the audit trail recorded */

@@ -69,6 +69,14 @@ static void registration_choose_policy(struct daemon *d, const struct oci_state 
 			 "(version %llu, now %llu)", name, (unsigned long long)s->policy_serial,
 			 (unsigned long long)p->policy->serial);
 		p->fail_reason = reason;
+	} else if (s->policy_serial) {
+		/*
+		 * `unotify run --daemon` loaded this very kernel layer: its implicit
+		 * rules (fixed-view) are in the program's filter. A client could
+		 * say so and load another, but then it could load none at all: the
+		 * program's filter is the client's to choose either way.
+		 */
+		p->filter_is_policy = true;
 	}
 	policies_unref(set);
 }

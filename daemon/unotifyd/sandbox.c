@@ -149,6 +149,7 @@ static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit 
 	s->enforcer.fail_reason = s->fail_reason;
 	s->enforcer.audit = audit;
 	s->enforcer.sandbox = s->id;
+	s->enforcer.filter_is_policy = p->filter_is_policy;
 	atomic_init(&s->enforcer.notifications, 0);
 	atomic_init(&s->enforcer.denials, 0);
 	return s;

@@ -20,6 +20,7 @@ struct sandbox_params {
 	struct policy_entry *policy;   /* referenced, NULL: fail closed */
 	const char *fail_reason;
 	int root_fd;                   /* taken by sandbox_run: the sandbox's pinned root, or -1 */
+	bool filter_is_policy;         /* its filter is policy's kernel layer (run --daemon) */
 };
 
 /*

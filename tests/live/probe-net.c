@@ -460,7 +460,10 @@ static void probe_serve_msg(int fd)
 
 static int probe_cmd_serve(int argc, char **argv)
 {
-	struct timeval timeout = { .tv_sec = 30 };
+	/* Long enough for a suite on a loaded machine to reach its last client
+	 * (two 30 s waits ran out once, and a late connect was refused); the
+	 * tests kill their servers at exit. */
+	struct timeval timeout = { .tv_sec = 300 };
 	struct probe_addr a;
 	int one = 1, fd = probe_socket_for(argc, argv, &a);
 	long count;

@@ -38,6 +38,15 @@ expect_out "run --daemon as nobody, policy directory unreadable: the daemon answ
 expect_log "the daemon registered it" "sandbox unotify-run-[0-9]+ .*: policy web"
 as_nobody --daemon --socket "$SOCK" --policy-name web -- "$PROBE" mkdir "$T/m" 0755
 expect_out "the kernel layer is the daemon's policy's (mkdir settled in the kernel)" "err EACCES"
+# A program that notifies nothing can be over before the daemon pins its
+# root: its own status is still the answer, every time.
+n=0
+while [ $n -lt 20 ]; do
+	urun -q --daemon --socket "$SOCK" --policy-name other -- sh -c 'exit 3'
+	[ "$RC" = 3 ] || { show_run; fail "run --daemon of a program that ends at once: status $RC, not 3"; }
+	n=$((n + 1))
+done
+say "ok: run --daemon of a program that ends at once, 20 times: its status 3 each time"
 grep -q 'syscall=mkdir' "$T/audit.log" && fail "mkdir reached the daemon: not the daemon's kernel layer"
 say "ok: mkdir never reached the daemon: settled by the filter the daemon compiled"
 as_nobody --daemon --socket "$SOCK" --policy-name web -- "$PROBE" read /etc/shadow
