@@ -296,6 +296,25 @@ static int landlock_add(int ruleset, const struct unotify_landlock_rule *r, uint
 	return k;
 }
 
+/*
+ * memfds live on an internal mount, which Landlock never checks: with the
+ * execute right handled, fexecve of a memfd (or execve of its
+ * /proc/self/fd link) would run any program. vm.memfd_noexec 2 makes every
+ * memfd of this pid namespace (and those below) non-executable, and refuses
+ * MFD_EXEC; the kernel takes it from a process in the namespace with
+ * CAP_SYS_ADMIN there, and never lowers what a parent namespace says.
+ */
+static int landlock_memfd_noexec(void)
+{
+	_cleanup_close_ int fd = open("/proc/sys/vm/memfd_noexec", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return negative_errno();
+	if (write(fd, "2\n", 2) != 2)
+		return negative_errno();
+	return 0;
+}
+
 int landlock_apply(const struct unotify_landlock *ll)
 {
 	struct unotify_ll_ruleset_attr attr = {
@@ -309,6 +328,8 @@ int landlock_apply(const struct unotify_landlock *ll)
 	/* A scope asked and not known here: the caller was to refuse to start. */
 	if (ll->scoped & ~attr.scoped)
 		return -EOPNOTSUPP;
+	if (ll->memfd_noexec && (r = landlock_memfd_noexec()) < 0)
+		return r;
 	if (!attr.handled_access_fs && !attr.scoped)
 		return 0;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, landlock_attr_size(ll->abi), 0);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -310,6 +311,8 @@ static int spawn_child_prepare(const struct spawn_plan *p)
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
 			return negative_errno();
 	}
+	if (a->no_core_dumps && setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }) < 0)
+		return negative_errno();
 	/* The bounding set needs CAP_SETPCAP: before giving up root. */
 	if (p->set_caps && (r = caps_limit_bounding(p->keep)) < 0)
 		return r;

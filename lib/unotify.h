@@ -290,6 +290,13 @@ struct unotify_landlock {
 	uint64_t scoped;    /* LANDLOCK_SCOPE_* (ABI 6): abstract Unix sockets, signals */
 	const struct unotify_landlock_rule *rules;
 	size_t n_rules;
+	/*
+	 * The child sets vm.memfd_noexec to 2 for its pid namespace (it must
+	 * have one of its own, and root's privilege): a memfd is on a mount
+	 * Landlock does not check, so an executable one would run past the
+	 * execute right. Fails the spawn if it cannot.
+	 */
+	bool memfd_noexec;
 };
 
 /*
@@ -356,6 +363,14 @@ struct unotify_spawn_attr {
 	 * can read (not write: it holds no fd and is under its own filter).
 	 */
 	const char *init_exe;
+	/*
+	 * true: the program's RLIMIT_CORE is 0, soft and hard, set before the
+	 * filter: a crash writes no core file (the kernel writes one with no
+	 * system call, where no path rule can stop it). Raising it again needs
+	 * CAP_SYS_RESOURCE, which a filter can refuse (policy implicit set
+	 * core-dumps).
+	 */
+	bool no_core_dumps;
 };
 
 /*

@@ -218,6 +218,27 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		/*
+		 * A core dump is a file the kernel writes in the program's
+		 * working directory with no system call (core_pattern "core"):
+		 * no rule can stop it. `unotify run` starts the program with
+		 * RLIMIT_CORE 0:0 (RLIMIT_CORE is 4); these keep it there for a
+		 * program that holds CAP_SYS_RESOURCE. The new limit is in
+		 * memory, which the filter cannot read, so every setting is
+		 * refused (EPERM, what raising a hard limit without the
+		 * capability gets); prlimit64 with no new limit (arg2 NULL)
+		 * only reads it and runs.
+		 */
+		"core-dumps",
+		GUARDS_PATHS | GUARDS_FILES,
+		"a program that raises its RLIMIT_CORE dumps core (core_pattern 'core') into "
+		"its working directory, a file the kernel writes with no system call",
+		{
+			{ "setrlimit", "arg0&0xffffffff==4 EPERM" },
+			{ "prlimit64", "arg1&0xffffffff==4 arg2!=0 EPERM" },
+		},
+	},
+	{
+		/*
 		 * A Landlock domain is part of a task's credentials: no other
 		 * task can take it, so the calls the supervisor performs for
 		 * the program (opens, connects) would not honour a domain the
@@ -452,6 +473,13 @@ int implicit_add(struct policy *p, struct policy_diags *diags)
 	}
 	p->n_implicit = p->n_rules - before;
 	return implicit_rotate(p, p->n_implicit);
+}
+
+bool implicit_is_on(const struct policy *p, const char *name)
+{
+	int i = implicit_find(name);
+
+	return i >= 0 && p->implicit_on[i];
 }
 
 int policy_implicit_info(const struct policy *p, size_t i, struct policy_implicit_info *ret)

@@ -129,7 +129,7 @@ struct policy_rule {
 };
 
 /* The implicit rule sets (implicit.c) and where one was turned off. */
-#define POLICY_IMPLICIT_SETS 10
+#define POLICY_IMPLICIT_SETS 11
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */
 	int line;
@@ -399,6 +399,8 @@ void implicit_parse(struct parser *ps, const struct lexer_line *words);
 void scope_parse(struct parser *ps, const struct lexer_line *words);
 /* At policy_finish: puts the sets the policy needs before its rules; warns about those off. */
 int implicit_add(struct policy *p, struct policy_diags *diags);
+/* Whether implicit set NAME was added to p (it has what the set guards, and it is not off). */
+bool implicit_is_on(const struct policy *p, const char *name);
 
 /* include.c */
 /* include FILE: a policy or an OCI profile, relative to the including file. */

@@ -590,6 +590,35 @@ static int ll_build_state(struct policy_landlock *ll, const struct policy *p)
 	return 0;
 }
 
+/*
+ * The first rule that sends some connect or send to the supervisor (an
+ * address condition, a log), or NULL. The supervisor performs those calls
+ * it lets run, from a helper outside the program's Landlock domain, where
+ * no scope holds: an abstract socket bound outside the sandbox is then
+ * reached (a domain cannot be lent).
+ */
+static const struct policy_rule *ll_scope_performed(const struct policy *p)
+{
+	static const char *const calls[] = { "connect", "sendto", "sendmsg", "sendmmsg" };
+
+	for (size_t c = 0; c < ARRAY_SIZE(calls); c++) {
+		int nr;
+
+		if (names_lookup_syscall(calls[c], &nr) < 0 || nr < 0 || nr >= POLICY_NR_MAX)
+			continue;
+		for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
+			const struct policy_rule *r = &p->rules[p->by_nr[k]];
+			enum kform_kind kind = kform_kind_of(p, p->by_nr[k], nr);
+
+			if (kind == KF_MEMORY || (kind != KF_FALSE && r->action == POLICY_LOG))
+				return r;
+		}
+	}
+	if (p->def.action == POLICY_LOG)
+		return &p->def;
+	return NULL;
+}
+
 /* The policy's `scope`: Landlock's, from ABI 6; asked without it, why the program cannot start. */
 static void ll_scope(struct policy_landlock *ll, const struct policy *p)
 {
@@ -600,6 +629,22 @@ static void ll_scope(struct policy_landlock *ll, const struct policy *p)
 
 	if (!asked)
 		return;
+	if (ll->abi >= 6 && (asked & POLICY_SCOPE_ABSTRACT_UNIX)) {
+		const struct policy_rule *by = ll_scope_performed(p);
+
+		if (by) {
+			ll->scope_why = ll_printf(
+				"%s:%d: scope abstract-unix cannot be kept next to the rule at "
+				"%s:%d: the supervisor performs the connects and sends it "
+				"decides from outside the sandbox's Landlock domain, where "
+				"the scope does not hold, so the program is not started "
+				"(decide connect and send on registers only, or drop the "
+				"scope)",
+				file ? file : "?", line, by->file ? by->file : "the default",
+				by->line);
+			return;
+		}
+	}
 	if (ll->abi >= 6) {
 		if (asked & POLICY_SCOPE_ABSTRACT_UNIX)
 			ll->scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;

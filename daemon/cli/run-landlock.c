@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lib/uapi.h"
 #include "run-landlock.h"
 
 /* The newest Landlock ABI this build knows the rights of (lib/landlock.c). */
@@ -95,12 +97,53 @@ static void run_landlock_note_missing(const struct policy *p, const struct run_l
 	policy_landlock_free(would);
 }
 
+/*
+ * The execute right does not reach a memfd (an internal mount Landlock
+ * never checks): the layer takes the execs only where the sandbox's memfds
+ * cannot run. 1: they cannot (vm.memfd_noexec is 2 already, or the child
+ * makes it so: *ret_set); 0 and *ret_why: the execs stay with the
+ * supervisor, which names a memfd by its /proc/PID/fd link and refuses it
+ * as the rules say.
+ */
+static int run_landlock_memfd(const struct run_landlock *ll, bool *ret_set, const char **ret_why)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/sys/vm/memfd_noexec", "re");
+	int v = -1;
+
+	*ret_set = false;
+	if (f && fscanf(f, "%d", &v) == 1 && v >= 2)
+		return 1;
+	/* No such sysctl (before Linux 6.3): memfds are executable, and nothing can say not. */
+	if (!f) {
+		*ret_why = "a memfd could run (Landlock does not check it, and this kernel has no "
+			   "vm.memfd_noexec)";
+		return 0;
+	}
+	if (ll->share_pid || geteuid() != 0) {
+		*ret_why = "a memfd could run (Landlock does not check it): vm.memfd_noexec is "
+			   "below 2 here and only root with a pid namespace of the program's own "
+			   "(not --share-pid) can raise it for the sandbox";
+		return 0;
+	}
+	*ret_set = true;
+	return 1;
+}
+
 int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock *ll)
 {
 	int r = policy_landlock_build(p, ll->abi, &ll->layer);
+	const char *why = NULL;
+	bool set = false;
 
 	if (r == 0 && !quiet)
 		run_landlock_note_missing(p, ll);
+	if (r == 0 && ll->layer->decided[POLICY_LANDLOCK_EXEC] &&
+	    run_landlock_memfd(ll, &set, &why) == 0) {
+		if (!quiet)
+			fprintf(stderr, "unotify: landlock: %s: exec stays with the supervisor\n",
+				why);
+		r = policy_landlock_disable(ll->layer, POLICY_LANDLOCK_EXEC, why);
+	}
 
 	/* Dropping a family changes the rules: check them all again. */
 	while (r == 0) {
@@ -120,6 +163,7 @@ int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock
 		if (r < 0)
 			return r;
 	}
+	ll->attr.memfd_noexec = r == 0 && set && (ll->attr.handled_fs & LANDLOCK_ACCESS_FS_EXECUTE);
 	return r;
 }
 
@@ -152,6 +196,19 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 			fprintf(stderr, "unotify: landlock: %s%s: %s%s\n", ll->daemon.rules[i].path,
 				ll->daemon.rules[i].beneath ? "/**" : "", why,
 				r < 0 ? ": its calls stay with the daemon" : "");
+	}
+	/* The daemon's layer takes the execs: only where memfds cannot run (as above). */
+	if (ll->attr.handled_fs & LANDLOCK_ACCESS_FS_EXECUTE) {
+		const char *why = NULL;
+		bool set = false;
+
+		if (run_landlock_memfd(ll, &set, &why) == 0) {
+			if (!quiet)
+				fprintf(stderr, "unotify: landlock: %s: exec stays with the daemon\n",
+					why);
+			off |= 1u << POLICY_LANDLOCK_EXEC;
+		}
+		ll->attr.memfd_noexec = set;
 	}
 	*ret_off = off;
 	return 0;

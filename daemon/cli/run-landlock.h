@@ -21,6 +21,7 @@ struct run_landlock {
 	struct unotify_landlock attr;  /* the rules to bind, for the child */
 	struct unotify_landlock_rule *rules;
 	struct kernel_layer_landlock daemon; /* --daemon: the ruleset the daemon sent */
+	bool share_pid; /* set by the caller: the program shares our pid namespace */
 };
 
 /*

@@ -266,6 +266,7 @@ static int run_fetch_layer(struct run_state *s)
 	 * without a family a rule of which cannot be bound here.
 	 */
 	run_landlock_abi(s->o->no_landlock, &s->landlock);
+	s->landlock.share_pid = s->o->share_pid;
 	for (int tries = 0; tries <= POLICY_LANDLOCK_FAMILIES; tries++) {
 		struct kernel_layer_landlock k = { 0 };
 
@@ -322,6 +323,7 @@ static int run_prepare(struct run_state *s)
 		return r;
 	/* The rules Landlock enforces exactly, bound in the child (run-landlock.h). */
 	run_landlock_abi(o->no_landlock || o->record_path, &s->landlock);
+	s->landlock.share_pid = o->share_pid;
 	r = run_landlock_prepare(s->policy, o->quiet, &s->landlock);
 	if (r < 0) {
 		fprintf(stderr, "unotify: cannot work out the Landlock layer: %s\n", strerror(-r));
@@ -356,6 +358,24 @@ static int run_prepare(struct run_state *s)
 	return 0;
 }
 
+/*
+ * A core dump is a file the kernel writes with no system call: next to file
+ * rules the program gets RLIMIT_CORE 0, which the policy's implicit set
+ * core-dumps keeps there. Under --daemon the policy is the daemon's, not
+ * read here: always.
+ */
+static bool run_no_core_dumps(const struct run_state *s)
+{
+	struct policy_implicit_info in;
+
+	if (s->o->daemon)
+		return true;
+	for (size_t i = 0; policy_implicit_info(s->policy, i, &in) == 0; i++)
+		if (strcmp(in.name, "core-dumps") == 0)
+			return in.on;
+	return false;
+}
+
 static int run_start(struct run_state *s)
 {
 	const struct run_options *o = s->o;
@@ -372,6 +392,7 @@ static int run_start(struct run_state *s)
 		.share_pid = o->share_pid,
 		/* The sandbox's init execs us afresh (unotify.c): none of our memory in it. */
 		.init_exe = "/proc/self/exe",
+		.no_core_dumps = run_no_core_dumps(s),
 	};
 	int r;
 

@@ -81,6 +81,7 @@ extern const struct attack_cmd attack_r2_fs_cmds[];
 extern const struct attack_cmd attack_r2_net_cmds[];
 extern const struct attack_cmd attack_r2_sys_cmds[];
 extern const struct attack_cmd attack_r2_daemon_cmds[];
+extern const struct attack_cmd attack_r3_cmds[];
 extern const struct attack_cmd attack_r4_cmds[];
 
 #endif

@@ -66,6 +66,16 @@ urun -q --policy "$T/scoped.policy" -- sh -c \
 	 i=0; until grep -q ready '$T/in.out' || [ \$i -ge 200 ]; do i=\$((i+1)); sleep 0.02; done
 	 '$PROBE' connect stream unix @$ABS-in; wait"
 expect_grep "with scope: a socket the sandbox bound itself is reached" "$OUT" '^ok got=hello'
+# A rule that sends connects to the supervisor: it would perform them from
+# outside the domain, where the scope does not hold. The program must not start.
+printf 'default allow\nscope abstract-unix\ndeny @net-connect port=25 ECONNREFUSED\n' \
+	>"$T/scoped-net.policy"
+rm -f "$T/ran"
+urun -q --policy "$T/scoped-net.policy" -- sh -c \
+	"touch '$T/ran'; exec '$PROBE' connect stream unix @$ABS-s"
+expect_status "with scope and a port rule on connect: not started" 125
+expect_grep "it says why" "$ERR" 'scope abstract-unix cannot be kept next to the rule at .*scoped-net.policy:3'
+[ ! -e "$T/ran" ] || fail "the program ran: $OUT"
 # The refused ones never got through: one connection only (the unscoped run).
 n=$(grep -c '^conn ' "$T/stream.out" || true)
 [ "$n" = 1 ] || fail "the server outside saw $n connections, not 1: $(cat "$T/stream.out")"
