@@ -512,9 +512,20 @@ static void target_atfork_child(void)
 	self.creds_known = false;
 }
 
+/* Frees a supervising thread's copy of its groups when the thread ends (pool workers do). */
+static pthread_key_t self_groups_key;
+static bool self_groups_key_made;
+
+static void target_self_groups_free(void *groups)
+{
+	free(groups);
+}
+
 static void target_atfork(void)
 {
 	pthread_atfork(NULL, NULL, target_atfork_child);
+	/* Without a key (no memory for one), a thread's few bytes of groups outlive it. */
+	self_groups_key_made = pthread_key_create(&self_groups_key, target_self_groups_free) == 0;
 }
 
 static int target_self_creds(void)
@@ -536,6 +547,8 @@ static int target_self_creds(void)
 		return negative_errno();
 	free(self.groups);
 	self.groups = calloc((size_t)n + 1, sizeof(gid_t));
+	if (self_groups_key_made)
+		pthread_setspecific(self_groups_key, self.groups);
 	if (!self.groups)
 		return -ENOMEM;
 	n = getgroups(n, self.groups);
