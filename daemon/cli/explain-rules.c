@@ -99,7 +99,8 @@ void explain_at_print(const struct policy *p, struct explain_at_list *l)
 	char where[512], text[1024];
 	size_t i = 0;
 
-	qsort(l->v, l->n, sizeof(*l->v), explain_at_cmp);
+	if (l->n) /* l->v is NULL then, which qsort may not be given */
+		qsort(l->v, l->n, sizeof(*l->v), explain_at_cmp);
 	printf("\nthe layer of each rule (for the syscalls it names):\n");
 	for (size_t index = 0; index <= policy_rule_count(p); index++) {
 		explain_at_rule_text(p, index, where, sizeof(where), text, sizeof(text));
@@ -139,7 +140,8 @@ struct json_object *explain_at_json(const struct policy *p, struct explain_at_li
 	char where[512], text[1024];
 	size_t i = 0;
 
-	qsort(l->v, l->n, sizeof(*l->v), explain_at_cmp);
+	if (l->n) /* l->v is NULL then, which qsort may not be given */
+		qsort(l->v, l->n, sizeof(*l->v), explain_at_cmp);
 	for (size_t index = 0; rules && index <= policy_rule_count(p); index++) {
 		struct json_object *rule = json_object_new_object(),
 				   *layers = json_object_new_array();

@@ -42,6 +42,7 @@ static int run_landlock_check_rule(struct run_landlock *ll, size_t i, bool quiet
 					  .covered = pr->covered};
 	const char *why = NULL;
 	char text[4352];
+	unsigned int families;
 	int k;
 
 	k = unotify_landlock_check(&r, &why);
@@ -59,8 +60,10 @@ static int run_landlock_check_rule(struct run_landlock *ll, size_t i, bool quiet
 				text);
 		return 0;
 	}
+	/* Dropping a family rebuilds the layer's rules, pr's array included. */
+	families = pr->families;
 	for (int f = 0; f < POLICY_LANDLOCK_FAMILIES; f++)
-		if ((pr->families & (1u << f)) && ll->layer->decided[f]) {
+		if ((families & (1u << f)) && ll->layer->decided[f]) {
 			if (!quiet)
 				fprintf(stderr,
 					"unotify: landlock: %s: %s stay with the "
