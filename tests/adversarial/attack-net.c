@@ -34,8 +34,8 @@
 
 #include "attack.h"
 
-/* ADDR PORT as a sockaddr of the right family. */
-static socklen_t make_addr(const char *addr, const char *port, struct sockaddr_storage *ss)
+/* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither. */
+socklen_t attack_addr(const char *addr, const char *port, struct sockaddr_storage *ss)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
@@ -71,7 +71,7 @@ static void write_count(const char *file, long n)
 static int listen_socket(const char *proto, const char *addr, const char *port, char *file)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = make_addr(addr, port, &ss);
+	socklen_t len = attack_addr(addr, port, &ss);
 	int type = strcmp(proto, "udp") == 0 ? SOCK_DGRAM : SOCK_STREAM, one = 1, fd;
 	char portfile[4096];
 
@@ -181,7 +181,7 @@ static int cmd_connect(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc < 2 || argc > 3 || !(len = make_addr(argv[0], argv[1], &ss)))
+	if (argc < 2 || argc > 3 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -202,7 +202,7 @@ static int cmd_udp_send(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc < 2 || argc > 3 || !(len = make_addr(argv[0], argv[1], &ss)))
+	if (argc < 2 || argc > 3 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -349,7 +349,7 @@ static int cmd_uring_connect(int argc, char **argv)
 	socklen_t len;
 	int r, fd;
 
-	if (argc != 2 || !(len = make_addr(argv[0], argv[1], &ss)))
+	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	r = uring_setup(&u);
 	if (r < 0)

@@ -36,26 +36,6 @@
 #include "attack.h"
 #include "lib/uapi.h"
 
-/* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither. */
-static socklen_t r2_addr(const char *addr, const char *port, struct sockaddr_storage *ss)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, addr, &in->sin_addr) == 1) {
-		in->sin_family = AF_INET;
-		in->sin_port = htons((uint16_t)parse_long(port));
-		return sizeof(*in);
-	}
-	if (inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)parse_long(port));
-		return sizeof(*in6);
-	}
-	return 0;
-}
-
 /* A socket of DST's family, bound to SRC port 0 when SRC is not "-". */
 static int r2_socket_from(const char *src, const struct sockaddr_storage *dst, int type)
 {
@@ -67,7 +47,7 @@ static int r2_socket_from(const char *src, const struct sockaddr_storage *dst, i
 		return -errno;
 	if (strcmp(src, "-") == 0)
 		return fd;
-	len = r2_addr(src, "0", &ss);
+	len = attack_addr(src, "0", &ss);
 	if (!len || bind(fd, (struct sockaddr *)&ss, len) < 0) {
 		int err = len ? errno : EINVAL;
 
@@ -84,7 +64,7 @@ static int cmd_connect_from(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 3 || !(len = r2_addr(argv[1], argv[2], &ss)))
+	if (argc != 3 || !(len = attack_addr(argv[1], argv[2], &ss)))
 		return 2;
 	fd = r2_socket_from(argv[0], &ss, SOCK_STREAM);
 	if (fd < 0)
@@ -103,7 +83,7 @@ static int cmd_udp_from(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 4 || !(len = r2_addr(argv[1], argv[2], &ss)))
+	if (argc != 4 || !(len = attack_addr(argv[1], argv[2], &ss)))
 		return 2;
 	fd = r2_socket_from(argv[0], &ss, SOCK_DGRAM);
 	if (fd < 0)
@@ -132,7 +112,7 @@ static int cmd_udp_pktinfo(int argc, char **argv)
 	int fd;
 
 	if ((argc != 4 && (argc != 5 || strcmp(argv[4], "short") != 0)) ||
-	    !(len = r2_addr(argv[1], argv[2], &ss)) ||
+	    !(len = attack_addr(argv[1], argv[2], &ss)) ||
 	    inet_pton(AF_INET, argv[0], &pi.ipi_spec_dst) != 1)
 		return 2;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -184,7 +164,7 @@ static int cmd_srr(int argc, char **argv)
 	bool tcp, cmsg;
 	int fd, r;
 
-	if (argc != 5 || !(len = r2_addr(argv[1], argv[2], &ss)) || ss.ss_family != AF_INET ||
+	if (argc != 5 || !(len = attack_addr(argv[1], argv[2], &ss)) || ss.ss_family != AF_INET ||
 	    inet_pton(AF_INET, argv[0], &hop) != 1)
 		return 2;
 	tcp = strcmp(argv[4], "tcp") == 0;
@@ -314,7 +294,7 @@ static int cmd_sendmmsg(int argc, char **argv)
 	socklen_t len;
 	int fd, n;
 
-	if (argc != 3 || !(len = r2_addr(argv[0], argv[1], &ss)))
+	if (argc != 3 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -338,7 +318,7 @@ static int cmd_fastopen(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 3 || !(len = r2_addr(argv[0], argv[1], &ss)))
+	if (argc != 3 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -358,8 +338,8 @@ static int cmd_udp_elsewhere(int argc, char **argv)
 	socklen_t clen, dlen;
 	int fd;
 
-	if (argc != 5 || !(clen = r2_addr(argv[0], argv[1], &conn)) ||
-	    !(dlen = r2_addr(argv[2], argv[3], &dst)))
+	if (argc != 5 || !(clen = attack_addr(argv[0], argv[1], &conn)) ||
+	    !(dlen = attack_addr(argv[2], argv[3], &dst)))
 		return 2;
 	fd = socket(conn.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&conn, clen) < 0)
@@ -378,7 +358,7 @@ static int cmd_bind_port(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 2 || !(len = r2_addr(argv[0], argv[1], &ss)))
+	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -402,7 +382,7 @@ static int cmd_somark(int argc, char **argv)
 	socklen_t len;
 	int fd;
 
-	if (argc != 3 || !(len = r2_addr(argv[0], argv[1], &ss)))
+	if (argc != 3 || !(len = attack_addr(argv[0], argv[1], &ss)))
 		return 2;
 	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)

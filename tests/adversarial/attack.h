@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 struct attack_cmd {
@@ -52,6 +53,8 @@ pid_t parse_pid(const char *s);
 /* Replaces @SUP and @SUPTID in a path; returns a static buffer. */
 const char *expand_path(const char *s);
 long parse_long(const char *s);
+/* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither (attack-net.c). */
+socklen_t attack_addr(const char *addr, const char *port, struct sockaddr_storage *ss);
 /* Does buf hold needle? Returns its offset or -1. */
 long find_bytes(const char *buf, size_t len, const char *needle, size_t nlen);
 /* A process's state letter from /proc/PID/stat ('?' if unreadable). */
