@@ -86,5 +86,6 @@ extern const struct attack_cmd attack_r2_sys_cmds[];
 extern const struct attack_cmd attack_r2_daemon_cmds[];
 extern const struct attack_cmd attack_r3_cmds[];
 extern const struct attack_cmd attack_r4_cmds[];
+extern const struct attack_cmd attack_r5_cmds[];
 
 #endif

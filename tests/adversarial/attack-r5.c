@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Round 5: descriptors from elsewhere and paths at the edge of the
+ * program's memory.
+ *  - r5-send-fd runs OUTSIDE the sandbox (in a mount namespace of its own,
+ *    where a refused directory is bind-mounted under an allowed name, or
+ *    in ours): it hands an fd of a directory to whoever connects.
+ *  - r5-recv-fd, in the sandbox, takes that fd and uses it as the dirfd
+ *    of openat, linkat and renameat, or opens /proc/self/fd/N/NAME.
+ *  - r5-page-path puts a path against the end of a page whose next page
+ *    is unmapped (or PROT_NONE): no NUL the kernel can read, so the
+ *    kernel's answer is EFAULT; the supervisor must not decide (or open)
+ *    the text it could read.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "attack.h"
+
+static socklen_t r5_unix_addr(const char *path, struct sockaddr_un *sun)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	snprintf(sun->sun_path, sizeof(sun->sun_path), "%s", path);
+	return (socklen_t)sizeof(*sun);
+}
+
+/* send-fd SOCK PATH [opath]: serves one connection an fd of PATH, then exits. */
+static int cmd_send_fd(int argc, char **argv)
+{
+	struct sockaddr_un sun;
+	char data = 'f', cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &data, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	int ls, conn, fd;
+
+	if (argc != 2 && argc != 3)
+		return 2;
+	fd = open(argv[1], (argc == 3 ? O_PATH : O_RDONLY) | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	ls = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	unlink(argv[0]);
+	if (ls < 0 || bind(ls, (struct sockaddr *)&sun, r5_unix_addr(argv[0], &sun)) < 0 ||
+	    listen(ls, 1) < 0)
+		return setup_failed("listen", errno);
+	note("ready");
+	conn = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+	if (conn < 0)
+		return setup_failed("accept", errno);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(conn, &m, 0) != 1)
+		return setup_failed("sendmsg", errno);
+	result("DONE sent");
+	return 0;
+}
+
+static int r5_recv(const char *path)
+{
+	struct sockaddr_un sun;
+	char data, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &data, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), fd = -1;
+
+	if (s < 0 || connect(s, (struct sockaddr *)&sun, r5_unix_addr(path, &sun)) < 0)
+		return -errno;
+	if (recvmsg(s, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -errno;
+	c = CMSG_FIRSTHDR(&m);
+	if (c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	close(s);
+	return fd >= 0 ? fd : -EBADMSG;
+}
+
+/*
+ * recv-fd SOCK HOW NAME [DEST]: the fd received from SOCK, then HOW:
+ *   openat   openat(fd, NAME) read (LEAK)
+ *   procfd   open /proc/self/fd/N/NAME read (LEAK)
+ *   linkat   linkat(fd, NAME, AT_FDCWD, DEST), then DEST read (LEAK)
+ *   renameat renameat(fd, NAME, AT_FDCWD, DEST), then DEST read (LEAK)
+ */
+static int cmd_recv_fd(int argc, char **argv)
+{
+	char path[4200];
+	int fd, r = 0;
+
+	if (argc != 3 && argc != 4)
+		return 2;
+	fd = r5_recv(argv[0]);
+	if (fd < 0)
+		return setup_failed("recv", -fd);
+	note("received fd %d", fd);
+	if (strcmp(argv[1], "openat") == 0)
+		return leak_path(fd, argv[2]);
+	if (strcmp(argv[1], "procfd") == 0) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, argv[2]);
+		return leak_path(AT_FDCWD, path);
+	}
+	if (argc != 4)
+		return 2;
+	if (strcmp(argv[1], "linkat") == 0)
+		r = linkat(fd, argv[2], AT_FDCWD, argv[3], 0);
+	else if (strcmp(argv[1], "renameat") == 0)
+		r = renameat(fd, argv[2], AT_FDCWD, argv[3]);
+	else
+		return 2;
+	if (r < 0)
+		return blocked(errno);
+	note("%s done", argv[1]);
+	return leak_path(AT_FDCWD, argv[3]);
+}
+
+/* fd-open FD NAME: openat of a descriptor the program inherited. */
+static int cmd_fd_open(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	return leak_path((int)parse_long(argv[0]), argv[1]);
+}
+
+/*
+ * page-path PATH unmapped|protnone: PATH (no NUL) ends where a page ends;
+ * the next page is unmapped or PROT_NONE. open() of it: the kernel reads
+ * past the page for the NUL and answers EFAULT. LEAK means the supervisor
+ * opened the text it could read.
+ */
+static int cmd_page_path(int argc, char **argv)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len;
+	char *map, *p;
+	int fd;
+
+	if (argc != 2 || (len = strlen(argv[0])) >= (size_t)page)
+		return 2;
+	map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	if (map == MAP_FAILED)
+		return setup_failed("mmap", errno);
+	p = map + page - len;
+	memcpy(p, argv[0], len);
+	if (strcmp(argv[1], "unmapped") == 0 ? munmap(map + page, (size_t)page) < 0
+					      : mprotect(map + page, (size_t)page, PROT_NONE) < 0)
+		return setup_failed("second page", errno);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return blocked(errno);
+	return leak_fd(fd);
+}
+
+
+struct r5_orphan {
+	char **argv;
+	int argc;
+};
+
+/* The thread left when the leader is gone: waits for it to be a zombie, then acts. */
+static void *r5_orphan_thread(void *arg)
+{
+	struct r5_orphan *o = arg;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int s;
+
+	for (int i = 0; i < 200 && proc_state(getpid()) != 'Z'; i++)
+		pause_ms(10);
+	note("leader state %c", proc_state(getpid()));
+	if (strcmp(o->argv[0], "open") == 0 && o->argc == 2) {
+		leak_path(AT_FDCWD, o->argv[1]);
+		exit(0);
+	}
+	if (strcmp(o->argv[0], "connect") != 0 || o->argc != 3 ||
+	    !(len = attack_addr(o->argv[1], o->argv[2], &ss)))
+		exit(setup_failed("usage", EINVAL));
+	s = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		exit(setup_failed("socket", errno));
+	if (connect(s, (struct sockaddr *)&ss, len) < 0)
+		exit(blocked(errno));
+	result("DONE connected");
+	exit(0);
+}
+
+/*
+ * leader-exit open PATH | connect ADDR PORT: the leader thread exits
+ * (SYS_exit: the process lives on in its other thread), which then opens
+ * PATH or connects. Calls of a process whose leader is a zombie.
+ */
+static int cmd_leader_exit(int argc, char **argv)
+{
+	static struct r5_orphan o;
+	pthread_t th;
+
+	if (argc < 2)
+		return 2;
+	o = (struct r5_orphan){ argv, argc };
+	if (pthread_create(&th, NULL, r5_orphan_thread, &o) != 0)
+		return setup_failed("pthread_create", EAGAIN);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+const struct attack_cmd attack_r5_cmds[] = {
+	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
+	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
+	  cmd_recv_fd },
+	{ "r5-fd-open", "FD NAME              openat an inherited descriptor", cmd_fd_open },
+	{ "r5-page-path", "PATH unmapped|protnone  open a path with no NUL before a page end",
+	  cmd_page_path },
+	{ "r5-leader-exit", "open PATH|connect ADDR PORT  the leader exits, another thread acts",
+	  cmd_leader_exit },
+	{ 0 },
+};
