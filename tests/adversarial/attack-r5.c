@@ -220,6 +220,31 @@ static int cmd_leader_exit(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * inflight FIFO READY PATH: creates READY, opens FIFO for reading (the
+ * supervisor's open waits for a writer that never comes: the test kills
+ * the supervisor meanwhile), then opens PATH. Two result lines.
+ */
+static int cmd_inflight(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 3)
+		return 2;
+	fd = open(argv[1], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return setup_failed("ready", errno);
+	close(fd);
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		result("OPENED the FIFO");
+		close(fd);
+	} else {
+		blocked(errno);
+	}
+	return leak_path(AT_FDCWD, argv[2]);
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
@@ -229,5 +254,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	  cmd_page_path },
 	{ "r5-leader-exit", "open PATH|connect ADDR PORT  the leader exits, another thread acts",
 	  cmd_leader_exit },
+	{ "r5-inflight", "FIFO READY PATH   open FIFO (the supervisor dies meanwhile), then PATH",
+	  cmd_inflight },
 	{ 0 },
 };
