@@ -12,7 +12,9 @@
 #     DENIED/sh on the script (the script is in X, which may run);
 #   - the same against the obvious workaround, a refusal of the loader by
 #     path before the allow (the direct run is refused; the `#!` run is
-#     not: interpreters are checked only against `kernel` rules).
+#     not: interpreters are checked only against `kernel` rules);
+#   - last, the advice of SECURITY.md: refusing to read the program too
+#     stops both (these two cases pass).
 # Each with the supervisor deciding the execs and with the Landlock layer
 # (its execute right is checked on the loader, which holds it; the
 # program the loader maps is only read). The forbidden effect: DENIED/sh
@@ -45,6 +47,12 @@ default allow
 allow @file-read @file-write @file-create @file-delete path=$A/**
 allow @file-exec path=/usr/** path=$X/**
 deny @file-write @file-create @file-delete @file-exec kernel
+EOF
+cat >"$T/noread.policy" <<EOF
+default allow
+deny @file-read path=$D/** EACCES
+allow @file-exec path=/usr/** path=$X/**
+deny @file-exec EACCES
 EOF
 cat >"$T/workaround.policy" <<EOF
 default allow
@@ -93,6 +101,12 @@ done
 attempt workaround-loader workaround "(the loader refused by path first) the loader run directly" \
 	"$LOADER" "$D/sh" -c "echo $WORD"
 attempt workaround-script workaround "(the loader refused by path first) a script in X: #!LOADER $D/sh" \
+	"$X/via-loader"
+
+# What SECURITY.md advises: what may not run may not be read either.
+attempt noread-loader noread "(reading denied/ refused too) the loader run directly" \
+	"$LOADER" "$D/sh" -c "echo $WORD"
+attempt noread-script noread "(reading denied/ refused too) a script in X: #!LOADER $D/sh" \
 	"$X/via-loader"
 
 finish
