@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -27,6 +28,10 @@
 #include <unistd.h>
 
 #include "attack.h"
+
+/* linux/kvm.h: _IO(KVMIO, 0x00) and _IO(KVMIO, 0x01), KVMIO 0xAE. */
+#define R5_KVM_GET_API_VERSION 0xAE00
+#define R5_KVM_CREATE_VM       0xAE01
 
 static socklen_t r5_unix_addr(const char *path, struct sockaddr_un *sun)
 {
@@ -245,6 +250,34 @@ static int cmd_inflight(int argc, char **argv)
 	return leak_path(AT_FDCWD, argv[2]);
 }
 
+/*
+ * open-mode3 PATH [kvm]: open(PATH, 3), the access mode that opens for
+ * ioctls alone once the kernel checked read and write permission. OPENED
+ * when it opened; with kvm, KVM_CREATE_VM on it: VM when a VM was made.
+ */
+static int cmd_open_mode3(int argc, char **argv)
+{
+	int fd, vm;
+
+	if (argc != 1 && argc != 2)
+		return 2;
+	fd = open(argv[0], O_ACCMODE | O_CLOEXEC);
+	if (fd < 0)
+		return blocked(errno);
+	if (argc == 1) {
+		result("OPENED %s with access mode 3", argv[0]);
+		return 0;
+	}
+	note("KVM_GET_API_VERSION: %d", ioctl(fd, R5_KVM_GET_API_VERSION, 0));
+	vm = ioctl(fd, R5_KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		result("OPENED %s with access mode 3, KVM_CREATE_VM %s", argv[0], errname(errno));
+		return 0;
+	}
+	result("VM made (fd %d) through %s opened with access mode 3", vm, argv[0]);
+	return 0;
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
@@ -256,5 +289,6 @@ const struct attack_cmd attack_r5_cmds[] = {
 	  cmd_leader_exit },
 	{ "r5-inflight", "FIFO READY PATH   open FIFO (the supervisor dies meanwhile), then PATH",
 	  cmd_inflight },
+	{ "r5-open-mode3", "PATH [kvm]       open(PATH, 3); KVM_CREATE_VM on it", cmd_open_mode3 },
 	{ 0 },
 };
