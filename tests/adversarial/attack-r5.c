@@ -17,11 +17,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/xattr.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -278,6 +280,61 @@ static int cmd_open_mode3(int argc, char **argv)
 	return 0;
 }
 
+/* linux/xattr.h (6.13), which Debian 12's headers lack. */
+struct r5_xattr_args {
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+#define R5_SYS_getxattrat  464
+#define R5_SYS_listxattrat 465
+
+/*
+ * getxattr HOW PATH NAME: the value of the extended attribute NAME of
+ * PATH (LEAK), by getxattr|lgetxattr|getxattrat; HOW list|llist|listxattrat:
+ * the names. A read of the file's own data that no open makes. HOW set
+ * PATH NAME VALUE: sets it (the test's setup, outside the sandbox).
+ */
+static int cmd_getxattr(int argc, char **argv)
+{
+	static char buf[65536];
+	struct r5_xattr_args a = { .value = (uintptr_t)buf, .size = sizeof(buf) };
+	const char *how;
+	ssize_t n;
+
+	if (argc == 4 && strcmp(argv[0], "set") == 0) {
+		/* (outside) the test's own setup: NAME=VALUE on PATH. */
+		if (setxattr(argv[1], argv[2], argv[3], strlen(argv[3]), 0) < 0)
+			return setup_failed("setxattr", errno);
+		result("DONE set");
+		return 0;
+	}
+	if (argc != 3)
+		return 2;
+	how = argv[0];
+	if (strcmp(how, "getxattr") == 0)
+		n = getxattr(argv[1], argv[2], buf, sizeof(buf));
+	else if (strcmp(how, "lgetxattr") == 0)
+		n = lgetxattr(argv[1], argv[2], buf, sizeof(buf));
+	else if (strcmp(how, "getxattrat") == 0)
+		n = syscall(R5_SYS_getxattrat, AT_FDCWD, argv[1], 0, argv[2], &a, sizeof(a));
+	else if (strcmp(how, "list") == 0)
+		n = listxattr(argv[1], buf, sizeof(buf));
+	else if (strcmp(how, "llist") == 0)
+		n = llistxattr(argv[1], buf, sizeof(buf));
+	else if (strcmp(how, "listxattrat") == 0)
+		n = syscall(R5_SYS_listxattrat, AT_FDCWD, argv[1], 0, buf, sizeof(buf));
+	else
+		return 2;
+	if (n < 0)
+		return blocked(errno);
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	result("LEAK %zd %.*s", n, (int)n, buf);
+	return 0;
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
@@ -290,5 +347,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-inflight", "FIFO READY PATH   open FIFO (the supervisor dies meanwhile), then PATH",
 	  cmd_inflight },
 	{ "r5-open-mode3", "PATH [kvm]       open(PATH, 3); KVM_CREATE_VM on it", cmd_open_mode3 },
+	{ "r5-getxattr", "HOW PATH NAME [V] getxattr|lgetxattr|getxattrat|list|llist|listxattrat|set",
+	  cmd_getxattr },
 	{ 0 },
 };
