@@ -288,6 +288,7 @@ struct r5_xattr_args {
 };
 #define R5_SYS_getxattrat  464
 #define R5_SYS_listxattrat 465
+#define R5_SYS_file_getattr 468
 
 /*
  * getxattr HOW PATH NAME: the value of the extended attribute NAME of
@@ -324,6 +325,17 @@ static int cmd_getxattr(int argc, char **argv)
 		n = llistxattr(argv[1], buf, sizeof(buf));
 	else if (strcmp(how, "listxattrat") == 0)
 		n = syscall(R5_SYS_listxattrat, AT_FDCWD, argv[1], 0, buf, sizeof(buf));
+	else if (strcmp(how, "file_getattr") == 0) {
+		/* struct file_attr (6.17): fa_xflags first; NAME unused. 24: FILE_ATTR_SIZE_VER0. */
+		n = syscall(R5_SYS_file_getattr, AT_FDCWD, argv[1], buf, 24, 0);
+		if (n == 0) {
+			uint32_t xflags;
+
+			memcpy(&xflags, buf, sizeof(xflags));
+			result("LEAK 24 fa_xflags=0x%x (the file's inode flags)", xflags);
+			return 0;
+		}
+	}
 	else
 		return 2;
 	if (n < 0)

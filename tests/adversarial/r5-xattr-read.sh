@@ -9,6 +9,8 @@
 # list them, nothing decides them by path, and a `default allow` lets them
 # run in the kernel. The forbidden effect: the value (or the name) of
 # denied/x's user.secret, which the program may neither open nor stat.
+# Last, file_getattr (6.17), a stat of the inode flags and project id by
+# path, outside @file-stat the same way.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "runs unotify as root: a pid namespace of its own"
@@ -29,7 +31,7 @@ case_begin control-stat "(control) stat and open of denied/x: refused"
 urun --policy "$T/deny.policy" -- "$ATTACK" r5-fd-open -100 "$T/denied/x"
 if expect_blocked data; then case_pass "$(results)"; fi
 
-for how in getxattr lgetxattr getxattrat list llist listxattrat; do
+for how in getxattr lgetxattr getxattrat list llist listxattrat file_getattr; do
 	case_begin "$how" "$how of denied/x's user.secret"
 	urun --policy "$T/deny.policy" -- "$ATTACK" r5-getxattr "$how" "$T/denied/x" user.secret
 	if results | grep -q '^BLOCKED ENOSYS' && [ "${how%at}" != "$how" ]; then
