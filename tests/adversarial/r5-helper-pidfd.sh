@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 5, a pidfd of the supervisor's helper, handed over by the kernel.
+# connect, bind and sendmsg decided on their address are performed by a
+# helper process (lib/emulate-net.c: a CLONE_VM child of the supervisor,
+# with a copy of its descriptors, the listener among them, taking the
+# program's ids and capabilities). The program's pid namespace hides it,
+# but a unix socket tells its receiver who sent: with SO_PASSPIDFD (Linux
+# 6.5) a read gets SCM_PIDFD, a pidfd of the sending task, here the helper
+# blocked in the program's large sendmsg on a socket pair; SO_PEERPIDFD
+# does the same for a connect. A root program (CAP_SYS_PTRACE) then takes
+# the listener with pidfd_getfd and answers its own refused open CONTINUE.
+# Policy: a refused address (so sendmsg goes to the supervisor) and a
+# refused read of denied/x. The forbidden effect: STOLE (a listener of the
+# supervisor's in the program's hands) or the secret read.
+# Guards: --drop-caps and --user 1000 cannot (EPERM).
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+need_root "runs unotify as root; the program is root with its capabilities"
+setup_tmp
+
+mkdir -p "$T/denied"
+SECRET=$(secret "$T/denied/x")
+cat >"$T/p.policy" <<POL
+default allow
+deny @net-connect addr=10.255.255.1 EACCES
+deny @file-read path=$T/denied/** EACCES
+POL
+
+case_begin run "(run) SCM_PIDFD of the send helper, pidfd_getfd of its descriptors"
+urun --policy "$T/p.policy" -- "$ATTACK" r5-helper-pidfd "$T/denied/x"
+if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+
+for who in --drop-caps "--user 1000"; do
+	case_begin "guard$(echo "$who" | tr ' ' '-')" "(run, $who) the same: the helper is not dumpable"
+	# shellcheck disable=SC2086
+	urun --policy "$T/p.policy" -- "$ATTACK" $who r5-helper-pidfd "$T/denied/x"
+	if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+done
+
+policy box "$(cat "$T/p.policy")"
+start_daemon
+case_begin daemon "(run --daemon) the same against unotifyd's helper, which holds every sandbox's listener"
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
+	"$ATTACK" r5-helper-pidfd "$T/denied/x"
+if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+daemon_alive || case_fail "unotifyd died"
+
+finish
