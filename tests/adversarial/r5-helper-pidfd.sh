@@ -12,8 +12,10 @@
 # the listener with pidfd_getfd and answers its own refused open CONTINUE.
 # Policy: a refused address (so sendmsg goes to the supervisor) and a
 # refused read of denied/x. The forbidden effect: STOLE (a listener of the
-# supervisor's in the program's hands) or the secret read.
-# Guards: --drop-caps and --user 1000 cannot (EPERM).
+# supervisor's in the program's hands) or the secret read. Last, the same
+# with no helper: a program of run --daemon connects to unotifyd's socket
+# and asks SO_PEERPIDFD: a pidfd of the daemon, every sandbox's listener.
+# Guards: --drop-caps, --user 1000 and a Landlock layer cannot (EPERM).
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "runs unotify as root; the program is root with its capabilities"
@@ -38,11 +40,33 @@ for who in --drop-caps "--user 1000"; do
 	if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
 done
 
+# A Landlock domain may not ptrace (nor pidfd_getfd) a process outside it.
+mkdir -p "$T/a"
+cat >"$T/layer.policy" <<POL
+default allow
+allow @file-read @file-write @file-create @file-delete path=$T/a/**
+deny @file-write @file-create @file-delete kernel
+deny @net-connect addr=10.255.255.1 EACCES
+POL
+if "$UNOTIFY" policy explain "$T/layer.policy" 2>/dev/null | grep -q '^  opens: decided by Landlock'; then
+	case_begin guard-layer "(run, the Landlock layer in use) the same: EPERM"
+	urun --policy "$T/layer.policy" -- "$ATTACK" r5-helper-pidfd "$T/denied/x"
+	if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+else
+	case_skip "guard-layer: explain does not give the opens to Landlock here"
+fi
+
 policy box "$(cat "$T/p.policy")"
 start_daemon
 case_begin daemon "(run --daemon) the same against unotifyd's helper, which holds every sandbox's listener"
 bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
 	"$ATTACK" r5-helper-pidfd "$T/denied/x"
+if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+daemon_alive || case_fail "unotifyd died"
+
+case_begin daemon-peer "(run --daemon) SO_PEERPIDFD of unotifyd, on a connection to its socket"
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
+	"$ATTACK" r5-peer-pidfd "$SOCK" "$T/denied/x"
 if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
 daemon_alive || case_fail "unotifyd died"
 
