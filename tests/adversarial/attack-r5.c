@@ -398,26 +398,6 @@ static int r5_sender_pidfd(int sock)
 	return pidfd;
 }
 
-/* The listeners among pidfd's descriptors (pidfd_getfd), or -errno. */
-static int r5_take_listeners(int pidfd, int *fds, int max)
-{
-	int n = 0, err = 0;
-
-	for (int target = 0; target < 1024 && n < max; target++) {
-		int fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
-
-		if (fd < 0) {
-			if (errno != EBADF && !err)
-				err = errno;
-			continue;
-		}
-		if (is_listener(fd))
-			fds[n++] = fd;
-		else
-			close(fd);
-	}
-	return n > 0 ? n : -(err ? err : ENOENT);
-}
 
 /*
  * Our child's open of secret, answered CONTINUE by us on the stolen
@@ -476,7 +456,7 @@ static int cmd_peer_pidfd(int argc, char **argv)
 		return setup_failed("connect", errno);
 	if (getsockopt(s, SOL_SOCKET, R5_SO_PEERPIDFD, &pidfd, &len) < 0)
 		return blocked(errno);
-	n = r5_take_listeners(pidfd, fds, 256);
+	n = take_listeners_pidfd(pidfd, fds, 256);
 	if (n < 0) {
 		note("pidfd %d of the peer: pidfd_getfd refused", pidfd);
 		return blocked(-n);
@@ -518,7 +498,7 @@ static int cmd_helper_pidfd(int argc, char **argv)
 	pidfd = r5_sender_pidfd(sv[0]);
 	if (pidfd < 0)
 		return setup_failed("scm-pidfd", -pidfd);
-	n = r5_take_listeners(pidfd, fds, 64);
+	n = take_listeners_pidfd(pidfd, fds, 64);
 	if (n < 0) {
 		note("pidfd %d of the sender: pidfd_getfd refused", pidfd);
 		return blocked(-n);
