@@ -514,11 +514,39 @@ static int cmd_helper_pidfd(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * fd-times PATH: PATH opened read-only (a read the policy allows), then its
+ * times set through the descriptor with no path at all: utimensat(fd, NULL),
+ * futimesat(fd, NULL), utimensat(fd, "", AT_EMPTY_PATH). CHANGED when one
+ * of them did.
+ */
+static int cmd_fd_times(int argc, char **argv)
+{
+	struct timespec ts[2] = { { 123456789, 0 }, { 123456789, 0 } };
+	int fd, err = 0;
+
+	if (argc != 1)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (syscall(SYS_utimensat, fd, NULL, ts, 0) == 0)
+		result("CHANGED by utimensat(fd, NULL)");
+	else
+		err = errno;
+	if (syscall(SYS_futimesat, fd, NULL, NULL) == 0)
+		result("CHANGED by futimesat(fd, NULL)");
+	if (syscall(SYS_utimensat, fd, "", ts, AT_EMPTY_PATH) == 0)
+		result("CHANGED by utimensat(fd, \"\", AT_EMPTY_PATH)");
+	return blocked(err);
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
 	  cmd_recv_fd },
 	{ "r5-fd-open", "FD NAME              openat an inherited descriptor", cmd_fd_open },
+	{ "r5-fd-times", "PATH                set PATH's times by its descriptor, no path", cmd_fd_times },
 	{ "r5-page-path", "PATH unmapped|protnone  open a path with no NUL before a page end",
 	  cmd_page_path },
 	{ "r5-leader-exit", "open PATH|connect ADDR PORT  the leader exits, another thread acts",
