@@ -541,6 +541,27 @@ static int cmd_fd_times(int argc, char **argv)
 	return changed ? 0 : blocked(err);
 }
 
+/*
+ * pidfd_getfd of our own pidfd: the step every pidfd route to a
+ * supervisor's listener needs, tried where no pidfd of another process is
+ * needed to see whether the kernel layer refuses it.
+ */
+static int cmd_getfd_self(int argc, char **argv)
+{
+	int pidfd, fd;
+
+	(void)argc;
+	(void)argv;
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		return setup_failed("pidfd_open", errno);
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+	if (fd < 0)
+		return blocked(errno);
+	result("TOOK fd %d of our own table with pidfd_getfd", fd);
+	return 0;
+}
+
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
@@ -556,6 +577,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-open-mode3", "PATH [kvm]       open(PATH, 3); KVM_CREATE_VM on it", cmd_open_mode3 },
 	{ "r5-getxattr", "HOW PATH NAME [V] getxattr|lgetxattr|getxattrat|list|llist|listxattrat|set",
 	  cmd_getxattr },
+	{ "r5-getfd-self", "                 pidfd_getfd of our own pidfd", cmd_getfd_self },
 	{ "r5-helper-pidfd", "SECRET       SCM_PIDFD of the supervisor's send helper: its listener",
 	  cmd_helper_pidfd },
 	{ "r5-peer-pidfd", "SOCK SECRET     SO_PEERPIDFD of a process outside: its listeners",

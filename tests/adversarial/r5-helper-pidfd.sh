@@ -50,6 +50,18 @@ else
 	case_skip "guard-rootless: no setpriv"
 fi
 
+# The kernel layer refuses the step every route needs (implicit set
+# borrowed-fds), and with the set off the helper holds nothing to take.
+case_begin getfd-refused "(run) pidfd_getfd is refused in the kernel: EPERM"
+urun --policy "$T/p.policy" -- "$ATTACK" r5-getfd-self
+if expect_blocked && results | grep -q '^BLOCKED EPERM'; then case_pass "$(results)"; fi
+
+printf 'implicit borrowed-fds off\n' >>"$T/p.policy"
+case_begin helper-fds "(run, borrowed-fds off) the helper holds no descriptor of the supervisor's"
+urun --policy "$T/p.policy" -- "$ATTACK" r5-helper-pidfd "$T/denied/x"
+if expect_blocked "$SECRET" && results | grep -q '^BLOCKED'; then case_pass "$(results)"; fi
+sed -i '$d' "$T/p.policy"
+
 # A Landlock domain may not ptrace (nor pidfd_getfd) a process outside it.
 mkdir -p "$T/a"
 cat >"$T/layer.policy" <<POL
