@@ -39,6 +39,7 @@
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
 #define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
 #define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
+#define GUARDS_PROTO   (1u << 4) /* proto= */
 
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
@@ -256,6 +257,27 @@ static const struct implicit_set implicit_sets[] = {
 			  "EOPNOTSUPP" },
 		},
 	},
+	{
+		/*
+		 * MPTCP (IPPROTO_MPTCP 262) and SMC (AF_SMC 43, or
+		 * IPPROTO_SMC 256 on an IP socket) are stream sockets that
+		 * reach TCP ports and fall back to plain TCP on the wire, but
+		 * are not TCP sockets: proto=tcp does not hold for them, and
+		 * Landlock's TCP rights do not check them. The answers are a
+		 * kernel's without them: programs fall back to TCP.
+		 */
+		"tcp-variants",
+		GUARDS_PROTO,
+		"MPTCP and SMC sockets reach TCP ports, and proto=tcp rules (and Landlock's TCP "
+		"rights) do not hold for them",
+		{
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==262 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==262 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==256 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==256 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==43 EAFNOSUPPORT" },
+		},
+	},
 };
 
 _Static_assert(ARRAY_SIZE(implicit_sets) == POLICY_IMPLICIT_SETS,
@@ -351,7 +373,8 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		if (((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
 		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
 		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
-		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
+		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)) ||
+		    ((s->guards & GUARDS_PROTO) && r->net.n_protos))
 			return r;
 	}
 	return NULL;

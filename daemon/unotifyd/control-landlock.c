@@ -67,6 +67,12 @@ int control_landlock_layer(const struct policy *p, int abi, unsigned int off,
 		if (off & (1u << f))
 			r = policy_landlock_disable(ll, (enum policy_landlock_family)f,
 						    "the client cannot bind it");
+	/* TCP ports: the answer does not carry them (yet): the daemon decides them. */
+	for (int f = POLICY_LANDLOCK_FILE_FAMILIES; r == 0 && f < POLICY_LANDLOCK_FAMILIES; f++)
+		if (ll->decided[f])
+			r = policy_landlock_disable(ll, (enum policy_landlock_family)f,
+						    "unotifyd's answer to run --daemon carries no "
+						    "TCP port rules: the daemon decides them");
 	if (r == 0)
 		r = policy_compile_landlock(p, ll, &prog);
 	if (r == 0)

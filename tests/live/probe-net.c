@@ -8,6 +8,9 @@
  *
  *   connect TYPE ADDRESS                 ok (stream: and one line read back: got=...)
  *   bind TYPE ADDRESS                    ok name=<getsockname>
+ *     both with [sock=inet|inet6] (a socket of that family, whatever the
+ *     address's), [len=N] (the address's length passed), [mptcp] (an
+ *     IPPROTO_MPTCP stream socket)
  *   sendto TYPE ADDRESS DATA [size=N] [connect] [noaddr] [repeat=N] [nosignal]
  *                                        [sigpipe=catch|ignore]
  *                                        ok n=N (DATA, or N bytes of 'x'; connected
@@ -124,15 +127,37 @@ static int probe_parse_addr(int argc, char **argv, struct probe_addr *a)
 	return -1;
 }
 
+/* sock=, len=, mptcp after the address (connect, bind): -1 when malformed. */
+static int probe_socket_opts(int argc, char **argv, struct probe_addr *a, int *ret_proto)
+{
+	long len;
+
+	*ret_proto = probe_has(argc, argv, "mptcp") ? 262 /* IPPROTO_MPTCP */ : 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "sock=inet") == 0)
+			a->domain = AF_INET;
+		else if (strcmp(argv[i], "sock=inet6") == 0)
+			a->domain = AF_INET6;
+		else if (strncmp(argv[i], "len=", 4) == 0) {
+			if (probe_parse_long(argv[i] + 4, &len) < 0 || len < 0 ||
+			    len > (long)sizeof(a->ss))
+				return -1;
+			a->len = (socklen_t)len;
+		}
+	}
+	return 0;
+}
+
 /* TYPE ADDRESS...: a new socket of that type for that address; -1 (printed) on failure. */
 static int probe_socket_for(int argc, char **argv, struct probe_addr *a)
 {
-	int type, fd;
+	int type, fd, proto;
 
-	if (argc < 2 || probe_parse_addr(argc - 1, argv + 1, a) < 0)
+	if (argc < 2 || probe_parse_addr(argc - 1, argv + 1, a) < 0 ||
+	    probe_socket_opts(argc, argv, a, &proto) < 0)
 		return -2;
 	type = strcmp(argv[0], "dgram") == 0 ? SOCK_DGRAM : SOCK_STREAM;
-	fd = socket(a->domain, type | SOCK_CLOEXEC, 0);
+	fd = socket(a->domain, type | SOCK_CLOEXEC, proto);
 	if (fd < 0) {
 		printf("socket ");
 		probe_print_err(errno);

@@ -46,6 +46,10 @@ int directive_landlock(const struct policy_landlock *ll, const char *key, char *
 bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
 			   const char *path, bool dir, bool missing);
 /* 0 when the policy's decision d is what Landlock decides; -EINVAL and why. */
+/* landlock_agrees for connect and bind: Landlock's TCP port check on the call's address. */
+int landlock_agrees_net(const struct policy_landlock *ll, const struct policy_call *call,
+			const struct policy_sockaddr *sa, const struct policy_decision *d,
+			char *bad, size_t size);
 int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
 		    const char *path, bool dir, bool missing, const struct policy_decision *d,
 		    char *bad, size_t size);
