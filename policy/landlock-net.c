@@ -243,12 +243,31 @@ static int ll_net_scan_rules(struct policy_landlock_state *st, enum policy_landl
 	return 0;
 }
 
+/* Is a rule on nr about TCP (proto=tcp, or the kernel's answer)? Else there is nothing to move. */
+static bool ll_net_asks(const struct policy *p, int nr)
+{
+	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
+		const struct policy_rule *r = &p->rules[p->by_nr[k]];
+
+		if (r->kernel_answer || (r->net.n_protos && ll_net_tcp(&r->net)))
+			return true;
+	}
+	return false;
+}
+
 int ll_net_scan_family(struct policy_landlock_state *st, enum policy_landlock_family f, int abi)
 {
 	struct ll_net_scan *ns = &st->net[f - POLICY_LANDLOCK_CONNECT];
 	struct ll_scan *s = &st->fam[f];
+	int nr = ll_net_calls[f - POLICY_LANDLOCK_CONNECT];
 	size_t n;
 
+	if (!ll_net_asks(st->p, nr)) {
+		s->fail = ll_printf("no rule is on TCP ports (proto=tcp), nor asks for the "
+				    "kernel's answer ('deny %s proto=tcp kernel')",
+				    policy_syscall_name(nr));
+		return 0;
+	}
 	if (abi < 4) {
 		s->fail = ll_printf("Landlock's TCP port rights come with ABI 4 (here: %d; 0: "
 				    "none, or the layer is off)",
@@ -264,9 +283,9 @@ int ll_net_scan_family(struct policy_landlock_state *st, enum policy_landlock_fa
 	if (s->fail)
 		return 0;
 	if (!ns->refuses) {
-		s->fail = ll_printf("no rule refuses a TCP port with the kernel's answer ('deny "
-				    "%s proto=tcp kernel'): nothing for Landlock to refuse",
-				    policy_syscall_name(ll_net_calls[f - POLICY_LANDLOCK_CONNECT]));
+		s->fail = ll_printf("no TCP port is left to the refusal ('deny %s proto=tcp "
+				    "kernel'): nothing for Landlock to refuse",
+				    policy_syscall_name(nr));
 		return 0;
 	}
 	n = ll_net_count(ns);
