@@ -201,11 +201,13 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 	ll->rules = calloc(ll->daemon.n_rules + 1, sizeof(*ll->rules));
 	if (!ll->rules)
 		return -ENOMEM;
-	ll->attr = (struct unotify_landlock){
-		.abi = ll->daemon.abi,
-		.handled_fs = ll->daemon.handled,
-		.scoped = ll->daemon.scoped,
-		.rules = ll->rules};
+	ll->attr = (struct unotify_landlock){.abi = ll->daemon.abi,
+					     .handled_fs = ll->daemon.handled,
+					     .scoped = ll->daemon.scoped,
+					     .rules = ll->rules,
+					     .handled_net = ll->daemon.handled_net,
+					     .ports = ll->daemon.ports,
+					     .n_ports = ll->daemon.n_ports};
 	for (size_t i = 0; i < ll->daemon.n_rules; i++) {
 		const char *why = NULL;
 		int r = unotify_landlock_check(&ll->daemon.rules[i], &why);
