@@ -261,16 +261,19 @@ static const struct implicit_set implicit_sets[] = {
 		/*
 		 * MPTCP (IPPROTO_MPTCP 262) and SMC (AF_SMC 43, or
 		 * IPPROTO_SMC 256 on an IP socket) are stream sockets that
-		 * reach TCP ports and fall back to plain TCP on the wire, but
-		 * are not TCP sockets: proto=tcp does not hold for them, and
-		 * Landlock's TCP rights do not check them. The answers are a
-		 * kernel's without them: programs fall back to TCP.
+		 * reach TCP ports and fall back to plain TCP on the wire, and
+		 * SCTP (132) has stream sockets too, but none is a TCP socket:
+		 * proto=tcp does not hold for them, and Landlock's TCP rights
+		 * do not check them. The answers are a kernel's without them:
+		 * programs fall back to TCP.
 		 */
 		"tcp-variants",
 		GUARDS_PROTO,
-		"MPTCP and SMC sockets reach TCP ports, and proto=tcp rules (and Landlock's TCP "
-		"rights) do not hold for them",
+		"MPTCP, SMC and SCTP stream sockets reach ports, and proto=tcp rules (and "
+		"Landlock's TCP rights) do not hold for them",
 		{
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==132 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==132 EPROTONOSUPPORT" },
 			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==262 EPROTONOSUPPORT" },
 			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==262 EPROTONOSUPPORT" },
 			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==256 EPROTONOSUPPORT" },

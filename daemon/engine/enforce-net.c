@@ -147,7 +147,7 @@ static int net_tcp_check(const struct net_state *s, int nr)
 	if (s->alen < sizeof(family))
 		return -EINVAL;
 	memcpy(&family, s->addr, sizeof(family));
-	/* A disconnect is always allowed, whatever its length (Linux 6.13 on). */
+	/* A disconnect is always allowed, whatever its length (as Linux 6.18 has it). */
 	if (family == AF_UNSPEC && nr == SYS_connect)
 		return 0;
 	if ((family == AF_UNSPEC || family == AF_INET) && s->alen < sizeof(struct sockaddr_in))
