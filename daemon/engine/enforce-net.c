@@ -97,12 +97,10 @@ static void net_decode(struct enforce_call *c)
 	}
 }
 
-/* Our copy of the target's socket: EBADF and ENOTSOCK as the kernel says them. */
-static int net_socket(struct enforce_call *c, struct net_state *s)
+/* Our copy of the target's descriptor: EBADF as the kernel says it. */
+static int net_getfd(struct enforce_call *c, struct net_state *s)
 {
-	socklen_t len = sizeof(int);
 	unotify_target *t;
-	struct stat st;
 	int r;
 
 	r = enforce_target(c, &t);
@@ -111,6 +109,15 @@ static int net_socket(struct enforce_call *c, struct net_state *s)
 	s->sock = unotify_target_getfd(t, s->sockfd);
 	if (s->sock < 0)
 		return enforce_fail(c, s->sock == -EBADF || s->sock == -ENOENT ? -s->sock : EPERM);
+	return 0;
+}
+
+/* Is our copy a socket (ENOTSOCK as the kernel says it), and of what kind. */
+static int net_socket(struct enforce_call *c, struct net_state *s)
+{
+	socklen_t len = sizeof(int);
+	struct stat st;
+
 	if (fstat(s->sock, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return enforce_fail(c, ENOTSOCK);
 	if (getsockopt(s->sock, SOL_SOCKET, SO_DOMAIN, &s->domain, &len) < 0 ||
@@ -532,14 +539,19 @@ static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **r
 		return 0;
 	}
 	if (!s->fetched) {
-		r = s->sock >= 0 ? 0 : net_socket(c, s);
+		r = s->sock >= 0 ? 0 : net_getfd(c, s);
+		/* connect copies its address before it looks for a socket (__sys_connect). */
+		if (r == 0 && c->req->data.nr == SYS_connect)
+			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
+		if (r == 0)
+			r = net_socket(c, s);
 		if (r == 0 && c->req->data.nr == SYS_sendmsg) {
 			r = net_read_msghdr(c, s);
 			if (r == 0)
 				r = net_read_control(c, s);
 			if (r == 0)
 				r = net_scan_control(c, s, (uint8_t[4]){ 0 }, &(bool){ false });
-		} else if (r == 0)
+		} else if (r == 0 && c->req->data.nr != SYS_connect)
 			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
 		if (r == 0)
 			r = net_view(c, s);

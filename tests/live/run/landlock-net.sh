@@ -113,6 +113,12 @@ else
 	skip_case "MPTCP with tcp-variants off" "no MPTCP here (net.mptcp.enabled)"
 fi
 
+three "not a socket" "err ENOTSOCK" connect stream inet 127.0.0.1 "$NO" notsock
+three "not a socket, a bad address: the address first" "err EFAULT" \
+	connect stream inet 127.0.0.1 "$NO" notsock badaddr
+three "a bad address" "err EFAULT" connect stream inet 127.0.0.1 "$NO" badaddr
+three "an address longer than any" "err EINVAL" connect stream inet 127.0.0.1 "$OK" len=129
+
 say "== bind"
 three "TCP, port 0 (an ephemeral port): allowed" "ok name=127.0.0.1:" \
 	bind stream inet 127.0.0.1 0
@@ -131,6 +137,9 @@ three "AF_UNSPEC on an IPv6 socket: EINVAL" "err EINVAL" \
 three "AF_UNSPEC, 8 bytes: EINVAL" "err EINVAL" bind stream unspec 0.0.0.0 "$BOK" len=8
 three "IPv4 address on an IPv6 socket, 28 bytes: EINVAL" "err EINVAL" \
 	bind stream inet 127.0.0.1 "$BOK" sock=inet6 len=28
+three "not a socket, a bad address: the socket first" "err ENOTSOCK" \
+	bind stream inet 127.0.0.1 "$BNO" notsock badaddr
+three "a bad address" "err EFAULT" bind stream inet 127.0.0.1 "$BNO" badaddr
 
 say "== the refused port's listener"
 # Our own connection from outside, then the count: the refused ones never arrived.
