@@ -4,7 +4,7 @@
  * that moves, for each of the two calls (rules naming it, in order):
  *
  *   allow connect proto=tcp port=N ...     grants, in any number (any proto=
- *                                          with tcp, or none; port= or none)
+ *                                          with tcp, or none; port=)
  *   deny  connect proto=tcp port=N kernel  refusals of some ports, if any
  *   deny  connect proto=tcp kernel         the refusal of every other port
  *   allow connect                          everything else (or default allow)
@@ -214,6 +214,20 @@ static int ll_net_scan_rules(struct policy_landlock_state *st, enum policy_landl
 			s->fail = ll_blame(p, i, obstacle);
 			return 0;
 		}
+		/*
+		 * An address Landlock refuses before its port (EINVAL) meets no
+		 * port=, so it gets what the first rule without port= says: that
+		 * must be the refusal, whose answer is Landlock's.
+		 */
+		if (permissive && !r->net.n_ports && ll_net_tcp(&r->net)) {
+			s->fail = ll_blame(p, i,
+					   "a grant of every TCP port left: Landlock refuses an "
+					   "address it reads no port from (EINVAL: of another "
+					   "family than the socket's, too short), which this "
+					   "rule allows (end the TCP rules with 'deny ... "
+					   "proto=tcp kernel')");
+			return 0;
+		}
 		if (!ll_net_tcp(&r->net)) {
 			ll_net_note(
 				st, f, i,
@@ -224,21 +238,21 @@ static int ll_net_scan_rules(struct policy_landlock_state *st, enum policy_landl
 		n_decided = ll_net_take(ns, r, i, permissive, n_decided);
 		ll_net_ports_text(&r->net, ports, sizeof(ports));
 		ll_net_note(st, f, i,
-			    !r->net.n_ports && permissive
-				    ? ll_printf("Landlock: grants every other TCP port")
-			    : !r->net.n_ports
+			    !r->net.n_ports
 				    ? ll_printf("Landlock: refuses every other TCP port (EACCES; "
 						"EINVAL for an address it refuses first)")
 			    : permissive ? ll_printf("Landlock: grants TCP port(s) %s", ports)
 					 : ll_printf("Landlock: refuses TCP port(s) %s (EACCES)",
 						     ports));
 	}
-	/* The default decides what no rule did: TCP ports and everything else alike. */
-	for (unsigned int port = 0; port < LL_NET_PORTS && p->def.action == POLICY_ALLOW; port++)
-		if (!ll_bit(ns->decided, port)) {
-			ll_set(ns->allowed, port);
-			ns->by[port] = (uint32_t)p->n_rules;
-		}
+	/* The default would decide the ports left, and the addresses with no port: allowed. */
+	if (n_decided != LL_NET_PORTS) {
+		s->fail = ll_blame(p, p->n_rules,
+				   "the TCP rules do not end with a refusal of every port left "
+				   "('deny ... proto=tcp kernel'), so the default decides the "
+				   "rest, and an address Landlock reads no port from (EINVAL)");
+		return 0;
+	}
 	ll_net_tail(st, f, p->n_rules, s);
 	return 0;
 }

@@ -56,6 +56,8 @@ int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *
 
 /* Random policies of the layer's shape: evaluator and Landlock's model agree. */
 bool landlock_random_agree(void);
+/* policy-landlock-net.c: the same for TCP ports of connect and bind. */
+bool landlock_net_random_agree(void);
 
 /* policy-random.c: the cases over many generated inputs. */
 void random_run_all(void (*report)(const char *name, bool ok));
