@@ -57,7 +57,7 @@ for mode in on off; do
 		"fastopen shut fastopen 127.0.0.1 $SHUT ATTACK" \
 		"fastopen-msg shut fastopen-msg 127.0.0.1 $SHUT" \
 		"handed shut connect-handed $T/hand.sock 127.0.0.1 $SHUT" \
-		"race-proto shut race-proto 127.0.0.1 $SHUT 200" \
+		"race-proto shut race-proto 127.0.0.1 $SHUT 40" \
 		"mptcp shut connect-mptcp 127.0.0.1 $SHUT" \
 		"uring shut uring-connect 127.0.0.1 $SHUT"; do
 		set -- $c
