@@ -6,6 +6,7 @@
  *   allow connect proto=tcp port=N ...     grants, in any number (any proto=
  *                                          with tcp, or none; port=)
  *   deny  connect proto=tcp port=N kernel  refusals of some ports, if any
+ *                                          (or EACCES: Landlock's answer there)
  *   deny  connect proto=tcp kernel         the refusal of every other port
  *   allow connect                          everything else (or default allow)
  *
@@ -86,7 +87,11 @@ static const char *ll_net_obstacle(const struct policy_rule *r, bool permissive)
 	if (r->net.n_families || r->net.n_cidrs || r->net.n_unix)
 		return "an address condition (family=, addr=, unix=): Landlock sees the TCP port "
 		       "alone, of IPv4 and IPv6 alike";
-	if (!permissive && !r->kernel_answer)
+	/*
+	 * EACCES on some ports is Landlock's answer there: an address it
+	 * refuses first (EINVAL) has no port, so it meets no port=.
+	 */
+	if (!permissive && !r->kernel_answer && !(r->error == EACCES && r->net.n_ports))
 		return "a denial with its own errno: Landlock answers EACCES, and EINVAL for an "
 		       "address of another family than the socket's or too short (write "
 		       "'kernel' to ask for its answer)";

@@ -131,8 +131,11 @@ int landlock_agrees_net(const struct policy_landlock *ll, const struct policy_ca
 	bool disconnect =
 		sa->proto == POLICY_PROTO_TCP && sa->family == AF_UNSPEC && call->nr == SYS_connect;
 	bool policy_allows = d->action == POLICY_ALLOW || (d->kernel_answer && disconnect);
+	/* EACCES is Landlock's answer to a port it refuses (an address it reads a port from). */
+	bool eacces = d->action == POLICY_DENY && d->error == EACCES && !sa->no_port &&
+		      sa->family != AF_UNSPEC;
 
-	if (!policy_allows && !(d->action == POLICY_DENY && d->kernel_answer)) {
+	if (!policy_allows && !(d->action == POLICY_DENY && d->kernel_answer) && !eacces) {
 		snprintf(bad, size, "the filter lets %s run to Landlock, but the policy says %s",
 			 policy_syscall_name(call->nr), policy_action_name(d->action));
 		return -EINVAL;
