@@ -32,7 +32,7 @@
 #define MAX_STOLEN 256
 
 /* A listener taken from another process: what it is, by its anon inode's name. */
-static bool is_listener(int fd)
+bool is_listener(int fd)
 {
 	char link[64], name[64];
 	ssize_t n;
@@ -103,7 +103,7 @@ static bool wait_state(int fd, char want)
 }
 
 /* Answers every pending notification of the stolen listeners; value for getppid. */
-static int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count)
+int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count)
 {
 	static char req[4096];
 	struct pollfd p[MAX_STOLEN];
@@ -133,7 +133,7 @@ static int answer_all(const int *fds, int n, int timeout_ms, long value, int *re
 }
 
 /* The child whose denied open we answer CONTINUE ourselves; its verdict comes up a pipe. */
-static pid_t spawn_reader(const char *secret, int *ret_fd)
+pid_t spawn_reader(const char *secret, int *ret_fd)
 {
 	int p[2];
 	pid_t child;
