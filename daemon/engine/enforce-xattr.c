@@ -231,10 +231,26 @@ static void xattr_perform(struct enforce_call *c, struct unotify_verdict *v)
 	enforce_result_file(c, v, r);
 }
 
+/*
+ * `deny @file-read kernel`: Landlock checks no xattr read, so the
+ * supervisor refuses it as the kernel refuses the open of that file: the
+ * lookup's own error first (a missing file: ENOENT), then EACCES.
+ */
+static int xattr_refuse(struct enforce_call *c)
+{
+	const char *ignored;
+	int r = xattr_path(c, 0, &ignored);
+
+	if (r < 0)
+		return c->read_error ? c->read_error : -r;
+	return unotify_path_refusal(c->target, c->req->data.nr, &c->paths[0].res, NULL, 0);
+}
+
 const struct enforce_family enforce_xattr_family = {
 	.decode = xattr_decode,
 	.path = xattr_path,
 	.perform = xattr_perform,
+	.refuse = xattr_refuse,
 	.release = enforce_free_state,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_STAT,
 };

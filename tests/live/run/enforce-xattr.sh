@@ -154,6 +154,11 @@ if [ "${ABI:-0}" -ge 1 ]; then
 	expect_grep "getxattr of denied/f under the layer" "$OUT" "^err EACCES\$"
 	urun --policy "$T/landlock.policy" -- "$PROBE" listxattr "$D/f" 0
 	expect_grep "listxattr of denied/f under the layer" "$OUT" "^err EACCES\$"
+	urun --policy "$T/landlock.policy" -- "$PROBE" getxattr "$T/none" user.k 64
+	expect_grep "getxattr of a missing file under the layer: the lookup's error" "$OUT" \
+		"^err ENOENT\$"
+	urun --no-landlock --policy "$T/landlock.policy" -- "$PROBE" getxattr "$D/f" user.k 0
+	expect_grep "getxattr of denied/f without the layer" "$OUT" "^err EACCES\$"
 	urun --policy "$T/landlock.policy" -- "$PROBE" getxattr "$A/f" user.k 64
 	expect_grep "getxattr of allowed/f under the layer" "$OUT" "^ok len=10 value=value"
 else
