@@ -4,8 +4,10 @@
  * supervisor): ways to reach a refused TCP port without a connect the
  * rules see as one.
  *
- *   hand-sockets PATH SECS    (outside) a Unix listener at PATH that hands
- *                             each client a fresh, unconnected TCP socket
+ *   hand-sockets PATH SECS [PROTO]  (outside) a Unix listener at PATH that
+ *                             hands each client a fresh, unconnected TCP
+ *                             socket (or IPv4 stream socket of PROTO: 262,
+ *                             MPTCP, for r6-tcp-variants.sh)
  *   connect-handed PATH ADDR PORT  takes such a socket (made outside the
  *                             sandbox, by a process under no policy) and
  *                             connects it
@@ -52,10 +54,11 @@ static int cmd_hand_sockets(int argc, char **argv)
 {
 	struct sockaddr_un sa;
 	time_t end;
-	int fd;
+	int fd, proto;
 
-	if (argc != 2 || tcp_unix_addr(argv[0], &sa) < 0)
+	if ((argc != 2 && argc != 3) || tcp_unix_addr(argv[0], &sa) < 0)
 		return 2;
+	proto = argc == 3 ? (int)parse_long(argv[2]) : 0;
 	unlink(argv[0]);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 16) < 0)
@@ -64,7 +67,7 @@ static int cmd_hand_sockets(int argc, char **argv)
 	end = time(NULL) + parse_long(argv[1]);
 	while (time(NULL) < end) {
 		int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-		int tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, proto);
 
 		if (conn >= 0 && tcp >= 0)
 			(void)send_fd(conn, tcp);
@@ -213,7 +216,7 @@ static int cmd_connect_mptcp(int argc, char **argv)
 }
 
 const struct attack_cmd attack_tcp_cmds[] = {
-	{ "hand-sockets", "PATH SECS      (outside) hand out unconnected TCP sockets",
+	{ "hand-sockets", "PATH SECS [PROTO]  (outside) hand out unconnected TCP sockets",
 	  cmd_hand_sockets },
 	{ "connect-handed", "PATH ADDR PORT  connect a TCP socket made outside",
 	  cmd_connect_handed },

@@ -101,5 +101,6 @@ extern const struct attack_cmd attack_r3_cmds[];
 extern const struct attack_cmd attack_r4_cmds[];
 extern const struct attack_cmd attack_tcp_cmds[];
 extern const struct attack_cmd attack_r5_cmds[];
+extern const struct attack_cmd attack_r6_cmds[];
 
 #endif
