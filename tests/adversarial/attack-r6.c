@@ -11,14 +11,24 @@
  *  - r6-fxattr opens a file for writing (the policy refuses its reads only)
  *    and reads its xattrs by the descriptor: fgetxattr, flistxattr,
  *    getxattrat(fd, "", AT_EMPTY_PATH).
+ *  - r6-xattr-ro: getxattr of an allowed file into a read-only private
+ *    mapping of it: the kernel says EFAULT; a supervisor writing through
+ *    /proc/PID/mem (FOLL_FORCE) would change the page.
+ *  - r6-cwd-flip: a thread flips the process's cwd between an allowed and a
+ *    refused directory while another opens a relative name found in both
+ *    (perf3 names a relative path's start by statx then readlink of the
+ *    /proc/TID/cwd magic link: two lookups a chdir can fall between).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -99,11 +109,100 @@ static int cmd_r6_fxattr(int argc, char **argv)
 	return 0;
 }
 
+/* r6-xattr-ro PATH NAME */
+static int cmd_r6_xattr_ro(int argc, char **argv)
+{
+	char before[64];
+	char *page;
+	ssize_t n;
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (page == MAP_FAILED)
+		return setup_failed("mmap", errno);
+	memcpy(before, page, sizeof(before));
+	n = getxattr(argv[0], argv[1], page, sizeof(before));
+	if (memcmp(before, page, sizeof(before)) != 0)
+		return result("CHANGED a read-only page (getxattr said %zd)", n), 0;
+	if (n >= 0)
+		return result("WROTE %zd bytes into a read-only page, unchanged?", n), 0;
+	return blocked(errno);
+}
+
+struct r6_flip {
+	const char *dirs[2];
+	atomic_bool stop;
+};
+
+static void *r6_flipper(void *arg)
+{
+	struct r6_flip *f = arg;
+
+	while (!atomic_load(&f->stop))
+		for (int i = 0; i < 2; i++)
+			if (chdir(f->dirs[i]) < 0)
+				return NULL;
+	return NULL;
+}
+
+/* r6-cwd-flip ALLOWED DENIED NAME TOKEN N: LEAK when a read of NAME holds TOKEN. */
+static int cmd_r6_cwd_flip(int argc, char **argv)
+{
+	struct r6_flip f = { .dirs = { NULL, NULL } };
+	long n, opened = 0, refused = 0;
+	pthread_t th;
+	char buf[256];
+
+	if (argc != 5)
+		return 2;
+	f.dirs[0] = argv[0];
+	f.dirs[1] = argv[1];
+	n = parse_long(argv[4]);
+	if (chdir(argv[0]) < 0 || pthread_create(&th, NULL, r6_flipper, &f) != 0)
+		return setup_failed("flipper", errno);
+	for (long i = 0; i < n; i++) {
+		int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+		ssize_t got;
+
+		if (fd < 0) {
+			refused += errno == EACCES;
+			continue;
+		}
+		opened++;
+		got = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (got > 0) {
+			buf[got] = 0;
+			if (strstr(buf, argv[3])) {
+				atomic_store(&f.stop, true);
+				pthread_join(th, NULL);
+				result("LEAK %zd %s (try %ld)", got, buf, i);
+				return 0;
+			}
+		}
+	}
+	atomic_store(&f.stop, true);
+	pthread_join(th, NULL);
+	note("%ld opened (allowed copy), %ld refused", opened, refused);
+	if (!opened || !refused)
+		return setup_failed("race-never-both", 0);
+	return blocked(EACCES);
+}
+
 const struct attack_cmd attack_r6_cmds[] = {
 	{ "r6-hold", "PROTO FD CMD...  (outside) a stream socket of PROTO at FD, then exec",
 	  cmd_r6_hold },
 	{ "r6-connect-fd", "FD ADDR PORT  connect an inherited socket", cmd_r6_connect_fd },
 	{ "r6-fxattr", "PATH NAME|- fget|flist|at-empty  xattrs of a file opened for writing",
 	  cmd_r6_fxattr },
+	{ "r6-xattr-ro", "PATH NAME  getxattr into a read-only mapping", cmd_r6_xattr_ro },
+	{ "r6-cwd-flip", "ALLOWED DENIED NAME TOKEN N  relative opens while the cwd flips",
+	  cmd_r6_cwd_flip },
 	{ NULL, NULL, NULL },
 };

@@ -10,6 +10,8 @@
 #   - fget, flist: on a descriptor opened O_WRONLY;
 #   - at-empty: getxattrat(fd, "", AT_EMPTY_PATH) on it (a guard: decided
 #     on the descriptor's path);
+#   - readonly-buffer: the value asked into a read-only mapping (EFAULT,
+#     the page unchanged: the supervisor writes as the kernel would);
 #   - allowed: an allowed file's attribute by its descriptor (the guard);
 #   - control: getxattr of the path is refused, read() of the descriptor
 #     is EBADF (it is not readable).
@@ -45,6 +47,15 @@ for mode in on off; do
 		case_pass "read: $(results | head -1)"
 	else
 		case_fail "the allowed file's attribute was not read: $(results | head -1)"
+	fi
+
+	# The supervisor writes the value into the program: never where the kernel would not.
+	case_begin "readonly-buffer-$mode" "getxattr into a read-only mapping (layer $mode): EFAULT, unchanged"
+	urun $opt --policy "$T/drop.policy" -- "$ATTACK" r6-xattr-ro "$T/pub/y" user.v
+	if results | grep -q '^BLOCKED EFAULT$'; then
+		case_pass "$(results | head -1)"
+	else
+		case_fail "not the kernel's EFAULT: $(results | head -1)"
 	fi
 
 	for how in fget flist at-empty; do
