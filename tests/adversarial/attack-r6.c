@@ -11,6 +11,10 @@
  *  - r6-fxattr opens a file for writing (the policy refuses its reads only)
  *    and reads its xattrs by the descriptor: fgetxattr, flistxattr,
  *    getxattrat(fd, "", AT_EMPTY_PATH).
+ *  - r6-tfo-mmsg: sendmmsg(MSG_FASTOPEN) with msg_name on a TCP socket:
+ *    connects without connect, one message of a vector;
+ *  - r6-tfo-connect: TCP_FASTOPEN_CONNECT, then connect (no SYN yet) and a
+ *    write that sends it;
  *  - r6-xattr-ro: getxattr of an allowed file into a read-only private
  *    mapping of it: the kernel says EFAULT; a supervisor writing through
  *    /proc/PID/mem (FOLL_FORCE) would change the page.
@@ -28,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -106,6 +112,54 @@ static int cmd_r6_fxattr(int argc, char **argv)
 		return blocked(errno);
 	buf[n] = 0;
 	result("LEAK %zd %s", n, buf);
+	return 0;
+}
+
+/* r6-tfo-mmsg ADDR PORT */
+static int cmd_r6_tfo_mmsg(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	struct mmsghdr mm[2];
+	struct iovec iov = { .iov_base = "TFO", .iov_len = 3 };
+	socklen_t len;
+	int fd, n;
+
+	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
+		return 2;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return setup_failed("socket", errno);
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < 2; i++) {
+		mm[i].msg_hdr.msg_name = &ss;
+		mm[i].msg_hdr.msg_namelen = len;
+		mm[i].msg_hdr.msg_iov = &iov;
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	n = sendmmsg(fd, mm, 2, MSG_FASTOPEN);
+	if (n < 0 && errno != EINPROGRESS)
+		return blocked(errno);
+	result("CONNECTED to %s port %s by sendmmsg(MSG_FASTOPEN) (%d sent)", argv[0], argv[1], n);
+	return 0;
+}
+
+/* r6-tfo-connect ADDR PORT */
+static int cmd_r6_tfo_connect(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1;
+
+	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
+		return 2;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, IPPROTO_TCP, TCP_FASTOPEN_CONNECT, &one, sizeof(one)) < 0)
+		return setup_failed("tcp-fastopen-connect", errno);
+	if (connect(fd, (struct sockaddr *)&ss, len) < 0 && errno != EINPROGRESS)
+		return blocked(errno);
+	if (write(fd, "TFO", 3) < 0)
+		return blocked(errno);
+	result("CONNECTED to %s port %s by TCP_FASTOPEN_CONNECT", argv[0], argv[1]);
 	return 0;
 }
 
@@ -201,6 +255,8 @@ const struct attack_cmd attack_r6_cmds[] = {
 	{ "r6-connect-fd", "FD ADDR PORT  connect an inherited socket", cmd_r6_connect_fd },
 	{ "r6-fxattr", "PATH NAME|- fget|flist|at-empty  xattrs of a file opened for writing",
 	  cmd_r6_fxattr },
+	{ "r6-tfo-mmsg", "ADDR PORT  sendmmsg(MSG_FASTOPEN) on a TCP socket", cmd_r6_tfo_mmsg },
+	{ "r6-tfo-connect", "ADDR PORT  TCP_FASTOPEN_CONNECT, connect, write", cmd_r6_tfo_connect },
 	{ "r6-xattr-ro", "PATH NAME  getxattr into a read-only mapping", cmd_r6_xattr_ro },
 	{ "r6-cwd-flip", "ALLOWED DENIED NAME TOKEN N  relative opens while the cwd flips",
 	  cmd_r6_cwd_flip },
