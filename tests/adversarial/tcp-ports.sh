@@ -14,7 +14,11 @@
 #     another connects on it (a check of the protocol then the kernel's own
 #     connect would be raced);
 #   - MPTCP, TCP on the wire but not a TCP socket (implicit tcp-variants);
-#   - io_uring's connect (implicit io-uring).
+#   - io_uring's connect (implicit io-uring);
+#   - (red team 6) TCP_FASTOPEN_CONNECT, then connect (no SYN) and a write
+#     (the control reaches the allowed port so), sendmmsg(MSG_FASTOPEN)
+#     (EPERM: refused to every port), sendto(MSG_FASTOPEN) from IPv6 to a
+#     v4-mapped address.
 . "$top_srcdir/tests/adversarial/lib.sh"
 setup_tmp
 
@@ -59,7 +63,13 @@ for mode in on off; do
 		"handed shut connect-handed $T/hand.sock 127.0.0.1 $SHUT" \
 		"race-proto shut race-proto 127.0.0.1 $SHUT 40" \
 		"mptcp shut connect-mptcp 127.0.0.1 $SHUT" \
-		"uring shut uring-connect 127.0.0.1 $SHUT"; do
+		"uring shut uring-connect 127.0.0.1 $SHUT" \
+		"tfo-connect-open open r6-tfo-connect 127.0.0.1 $OPEN" \
+		"tfo-connect shut r6-tfo-connect 127.0.0.1 $SHUT" \
+		"tfo-connect-mapped shut r6-tfo-connect ::ffff:127.0.0.1 $SHUT" \
+		"tfo-mmsg shut r6-tfo-mmsg 127.0.0.1 $SHUT" \
+		"tfo-mmsg-mapped shut r6-tfo-mmsg ::ffff:127.0.0.1 $SHUT" \
+		"fastopen-mapped shut fastopen ::ffff:127.0.0.1 $SHUT ATTACK"; do
 		set -- $c
 		name=$1-$mode
 		l=$2
