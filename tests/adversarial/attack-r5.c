@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 
 #include "attack.h"
+#include "lib/uapi.h"
 
 /* linux/kvm.h: _IO(KVMIO, 0x00) and _IO(KVMIO, 0x01), KVMIO 0xAE. */
 #define R5_KVM_GET_API_VERSION 0xAE00
@@ -107,6 +108,7 @@ static int r5_recv(const char *path)
  *   procfd   open /proc/self/fd/N/NAME read (LEAK)
  *   linkat   linkat(fd, NAME, AT_FDCWD, DEST), then DEST read (LEAK)
  *   renameat renameat(fd, NAME, AT_FDCWD, DEST), then DEST read (LEAK)
+ *   xattrat  getxattrat(fd, NAME, 0, "user.secret"): the value (LEAK; round 6)
  */
 static int cmd_recv_fd(int argc, char **argv)
 {
@@ -124,6 +126,19 @@ static int cmd_recv_fd(int argc, char **argv)
 	if (strcmp(argv[1], "procfd") == 0) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, argv[2]);
 		return leak_path(AT_FDCWD, path);
+	}
+	if (strcmp(argv[1], "xattrat") == 0) {
+		struct {
+			uint64_t value;
+			uint32_t size, flags;
+		} args = { (uint64_t)(uintptr_t)path, sizeof(path) - 1, 0 };
+		long n = syscall(SYS_getxattrat, fd, argv[2], 0, "user.secret", &args, sizeof(args));
+
+		if (n < 0)
+			return blocked(errno);
+		path[n] = '\0';
+		result("LEAK %ld %s", n, path);
+		return 0;
 	}
 	if (argc != 4)
 		return 2;
@@ -564,7 +579,7 @@ static int cmd_getfd_self(int argc, char **argv)
 
 const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-send-fd", "SOCK DIR [opath]     (outside) hand an fd of DIR to one client", cmd_send_fd },
-	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
+	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat|xattrat",
 	  cmd_recv_fd },
 	{ "r5-fd-open", "FD NAME              openat an inherited descriptor", cmd_fd_open },
 	{ "r5-fd-times", "PATH                set PATH's times by its descriptor, no path", cmd_fd_times },

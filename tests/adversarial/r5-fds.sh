@@ -25,6 +25,8 @@ setup_tmp
 mkdir -p "$T/denied" "$T/allowed" "$T/pub"
 SECRET=$(secret "$T/denied/x")
 SUM=$(checksum "$T/denied/x")
+# The secret as an xattr too, for xattrat (round 6: xattr reads decided on their path).
+"$ATTACK" r5-getxattr set "$T/denied/x" user.secret "$SECRET" >/dev/null 2>&1 || true
 echo ok >"$T/allowed/f"
 cat >"$T/deny.policy" <<EOF
 default allow
@@ -80,7 +82,7 @@ serve() {
 n=0
 for where in here unshare; do
 	for kind in rdonly opath; do
-		for how in openat procfd linkat renameat; do
+		for how in openat procfd linkat renameat xattrat; do
 			n=$((n + 1))
 			serve "s$n" "$where" "$kind"
 			case_begin "scm-$where-$kind-$how" "a dirfd ($kind) of denied/ from a process outside ($where), $how x"
