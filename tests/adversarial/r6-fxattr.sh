@@ -13,6 +13,7 @@
 #   - readonly-buffer: the value asked into a read-only mapping (EFAULT,
 #     the page unchanged: the supervisor writes as the kernel would);
 #   - allowed: an allowed file's attribute by its descriptor (the guard);
+#   - fget and flist again under run --daemon (unotifyd's engine);
 #   - control: getxattr of the path is refused, read() of the descriptor
 #     is EBADF (it is not readable).
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -72,6 +73,20 @@ for mode in on off; do
 		fi
 		expect_blocked "$TOKEN" && case_pass "refused: $(results | head -1)"
 	done
+done
+
+# The same engine through unotifyd (run --daemon).
+policy drop "$(cat "$T/drop.policy")"
+start_daemon
+for how in fget flist; do
+	case_begin "$how-daemon" "$how on a descriptor opened for writing (run --daemon)"
+	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name drop -- \
+		"$ATTACK" r6-fxattr "$T/drop/x" user.secret $how
+	if results | grep -q 'user\.secret'; then
+		case_fail "bypass: the names of a file whose reads are refused: $(results | head -1)"
+	else
+		expect_blocked "$TOKEN" && case_pass "refused: $(results | head -1)"
+	fi
 done
 
 finish

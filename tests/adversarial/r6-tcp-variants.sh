@@ -10,7 +10,8 @@
 #     `handed` case does with a TCP socket, which Landlock checks in the
 #     caller's domain);
 #   - made before the sandbox and inherited across `unotify run`'s exec.
-# Each case with the Landlock layer and with --no-landlock; the listener of
+# Each case with the Landlock layer and with --no-landlock (the handed one
+# under run --daemon too); the listener of
 # the refused port must count nothing. Controls: the same sockets made in
 # the sandbox are refused (tcp-variants), a handed TCP socket is refused.
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -58,5 +59,15 @@ for mode in on off; do
 		--policy "$T/tcp.policy" -- "$ATTACK" r6-connect-fd 7 127.0.0.1 "$SHUT"
 	expect_count shut "$before"
 done
+
+# run --daemon: the daemon's layer and engine (the handed socket).
+policy tcp "$(cat "$T/tcp.policy")"
+start_daemon
+case_begin mptcp-handed-daemon "an MPTCP socket handed in (run --daemon)"
+before=$(count shut)
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name tcp -- \
+	"$ATTACK" connect-handed "$T/mptcp.sock" 127.0.0.1 "$SHUT"
+expect_count shut "$before"
+daemon_alive || case_fail "unotifyd died"
 
 finish
