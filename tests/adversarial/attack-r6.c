@@ -18,6 +18,10 @@
  *  - r6-xattr-ro: getxattr of an allowed file into a read-only private
  *    mapping of it: the kernel says EFAULT; a supervisor writing through
  *    /proc/PID/mem (FOLL_FORCE) would change the page.
+ *  - r6-xattr-swap: a thread exchanges (RENAME_EXCHANGE) an allowed file
+ *    and a symlink to a refused one under two names while another reads
+ *    getxattr of one name: the refused file's value must never come back
+ *    (a guessed name decided by its text, then looked up again).
  *  - r6-cwd-flip: a thread flips the process's cwd between an allowed and a
  *    refused directory while another opens a relative name found in both
  *    (perf3 names a relative path's start by statx then readlink of the
@@ -189,6 +193,60 @@ static int cmd_r6_xattr_ro(int argc, char **argv)
 	return blocked(errno);
 }
 
+struct r6_swap {
+	const char *a, *b;
+	atomic_bool stop;
+};
+
+static void *r6_swapper(void *arg)
+{
+	struct r6_swap *w = arg;
+
+	while (!atomic_load(&w->stop))
+		if (syscall(SYS_renameat2, AT_FDCWD, w->a, AT_FDCWD, w->b, 2 /* EXCHANGE */) < 0)
+			return NULL;
+	return NULL;
+}
+
+/* r6-xattr-swap NAME OTHER XNAME TOKEN N */
+static int cmd_r6_xattr_swap(int argc, char **argv)
+{
+	struct r6_swap w = { .a = NULL };
+	long n, got_ok = 0, refused = 0;
+	char buf[256];
+	pthread_t th;
+
+	if (argc != 5)
+		return 2;
+	w.a = argv[0];
+	w.b = argv[1];
+	n = parse_long(argv[4]);
+	if (pthread_create(&th, NULL, r6_swapper, &w) != 0)
+		return setup_failed("swapper", errno);
+	for (long i = 0; i < n; i++) {
+		ssize_t got = getxattr(argv[0], argv[2], buf, sizeof(buf) - 1);
+
+		if (got < 0) {
+			refused += errno == EACCES;
+			continue;
+		}
+		got_ok++;
+		buf[got] = 0;
+		if (strstr(buf, argv[3])) {
+			atomic_store(&w.stop, true);
+			pthread_join(th, NULL);
+			result("LEAK %zd %s (try %ld)", got, buf, i);
+			return 0;
+		}
+	}
+	atomic_store(&w.stop, true);
+	pthread_join(th, NULL);
+	note("%ld read (allowed file), %ld refused", got_ok, refused);
+	if (!got_ok || !refused)
+		return setup_failed("race-never-both", 0);
+	return blocked(EACCES);
+}
+
 struct r6_flip {
 	const char *dirs[2];
 	atomic_bool stop;
@@ -258,6 +316,8 @@ const struct attack_cmd attack_r6_cmds[] = {
 	{ "r6-tfo-mmsg", "ADDR PORT  sendmmsg(MSG_FASTOPEN) on a TCP socket", cmd_r6_tfo_mmsg },
 	{ "r6-tfo-connect", "ADDR PORT  TCP_FASTOPEN_CONNECT, connect, write", cmd_r6_tfo_connect },
 	{ "r6-xattr-ro", "PATH NAME  getxattr into a read-only mapping", cmd_r6_xattr_ro },
+	{ "r6-xattr-swap", "NAME OTHER XNAME TOKEN N  getxattr while a symlink swaps in",
+	  cmd_r6_xattr_swap },
 	{ "r6-cwd-flip", "ALLOWED DENIED NAME TOKEN N  relative opens while the cwd flips",
 	  cmd_r6_cwd_flip },
 	{ NULL, NULL, NULL },

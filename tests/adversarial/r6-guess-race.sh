@@ -6,7 +6,9 @@
 # process's cwd between an allowed directory and one whose file is refused
 # while another thread opens the relative name both hold: the refused copy
 # must never be read (the proof that the name reaches the stat'ed directory
-# must catch a chdir between the two). The guard: both outcomes happened
+# must catch a chdir between the two). Then getxattr (decided on its path
+# since the xattr branch, names guessed by their text) of an allowed name
+# while a thread exchanges it with a symlink to the refused file. The guard: both outcomes happened
 # (the allowed copy opened, the refused one refused), or the race was not run.
 . "$top_srcdir/tests/adversarial/lib.sh"
 setup_tmp
@@ -27,6 +29,23 @@ for opt in "" "--no-landlock"; do
 	# shellcheck disable=SC2086
 	urun $opt --policy "$T/p.policy" -- "$ATTACK" r6-cwd-flip "$T/pub" "$T/denied" x "$TOKEN" 3000
 	expect_blocked "$TOKEN" && case_pass "never the refused copy: $(printf '%s\n' "$OUT" | grep '^# ' | tail -1)"
+done
+
+# getxattr of an allowed name exchanged with a symlink to the refused file.
+"$ATTACK" r5-getxattr set "$T/denied/x" user.secret "$TOKEN" >/dev/null 2>&1 &&
+	"$ATTACK" r5-getxattr set "$T/pub/x" user.secret public >/dev/null 2>&1
+xattrs=$?
+ln -s "$T/denied/x" "$T/pub/link"
+for opt in "" "--no-landlock"; do
+	case_begin "xattr-swap${opt:+-off}" "getxattr of pub/x while it swaps with a symlink to denied/x ($opt)"
+	if [ $xattrs != 0 ]; then
+		case_skip "no user.* xattrs on $T's file system"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	urun $opt --policy "$T/p.policy" -- "$ATTACK" r6-xattr-swap "$T/pub/x" "$T/pub/link" \
+		user.secret "$TOKEN" 3000
+	expect_blocked "$TOKEN" && case_pass "never the refused value: $(printf '%s\n' "$OUT" | grep '^# ' | tail -1)"
 done
 
 finish
