@@ -78,6 +78,14 @@ done
 # The same engine through unotifyd (run --daemon).
 policy drop "$(cat "$T/drop.policy")"
 start_daemon
+case_begin allowed-daemon "fgetxattr of an allowed file (run --daemon) works"
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name drop -- \
+	"$ATTACK" r6-fxattr "$T/pub/y" user.v fget
+if results | grep -q '^LEAK 9 OPENVALUE$'; then
+	case_pass "read: $(results | head -1)"
+else
+	case_fail "the allowed file's attribute was not read: $(results | head -1)"
+fi
 for how in fget flist; do
 	case_begin "$how-daemon" "$how on a descriptor opened for writing (run --daemon)"
 	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name drop -- \
