@@ -23,7 +23,11 @@ void explain_landlock_print_header(const struct run_landlock *ll)
 	for (int f = 0; layer && f < POLICY_LANDLOCK_FAMILIES; f++)
 		printf("  %s: %s%s\n", policy_landlock_family_name((enum policy_landlock_family)f),
 		       layer->decided[f] ? "decided by Landlock in the kernel" : "not Landlock: ",
-		       layer->decided[f] ? "" : layer->why_not[f]);
+		       !layer->decided[f] ? layer->why_not[f]
+		       : f == POLICY_LANDLOCK_EXEC
+			       ? " (each exec goes to the supervisor too, which refuses the "
+				 "dynamic loader run as a program unless a rule names it)"
+			       : "");
 	if (layer && layer->decided[POLICY_LANDLOCK_OPEN])
 		printf("  opens that create: %s%s\n",
 		       layer->open_create ? "decided by Landlock too" : "with the supervisor: ",
@@ -48,6 +52,10 @@ const char *explain_landlock_layer_text(const struct run_landlock *ll, int nr)
 	static char text[512];
 	char flags[256];
 
+	if (policy_landlock_family_of(nr) == POLICY_LANDLOCK_EXEC)
+		return "the kernel checks every call against the Landlock ruleset; each goes to "
+		       "the supervisor first, which refuses the dynamic loader run as a program "
+		       "unless a rule names it";
 	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN)
 		return "every call runs in the kernel, which checks it against the Landlock "
 		       "ruleset: no round trip";
