@@ -398,26 +398,6 @@ static int r5_sender_pidfd(int sock)
 	return pidfd;
 }
 
-/* The listeners among pidfd's descriptors (pidfd_getfd), or -errno. */
-static int r5_take_listeners(int pidfd, int *fds, int max)
-{
-	int n = 0, err = 0;
-
-	for (int target = 0; target < 1024 && n < max; target++) {
-		int fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
-
-		if (fd < 0) {
-			if (errno != EBADF && !err)
-				err = errno;
-			continue;
-		}
-		if (is_listener(fd))
-			fds[n++] = fd;
-		else
-			close(fd);
-	}
-	return n > 0 ? n : -(err ? err : ENOENT);
-}
 
 /*
  * Our child's open of secret, answered CONTINUE by us on the stolen
@@ -476,7 +456,7 @@ static int cmd_peer_pidfd(int argc, char **argv)
 		return setup_failed("connect", errno);
 	if (getsockopt(s, SOL_SOCKET, R5_SO_PEERPIDFD, &pidfd, &len) < 0)
 		return blocked(errno);
-	n = r5_take_listeners(pidfd, fds, 256);
+	n = take_listeners_pidfd(pidfd, fds, 256);
 	if (n < 0) {
 		note("pidfd %d of the peer: pidfd_getfd refused", pidfd);
 		return blocked(-n);
@@ -518,7 +498,7 @@ static int cmd_helper_pidfd(int argc, char **argv)
 	pidfd = r5_sender_pidfd(sv[0]);
 	if (pidfd < 0)
 		return setup_failed("scm-pidfd", -pidfd);
-	n = r5_take_listeners(pidfd, fds, 64);
+	n = take_listeners_pidfd(pidfd, fds, 64);
 	if (n < 0) {
 		note("pidfd %d of the sender: pidfd_getfd refused", pidfd);
 		return blocked(-n);
@@ -532,6 +512,33 @@ static int cmd_helper_pidfd(int argc, char **argv)
 	for (int i = 0; i < 2000 && read(sv[0], buf, sizeof(buf)) != 0; i++)
 		pause_ms(1);
 	return 0;
+}
+
+/*
+ * fd-times PATH: PATH opened read-only (a read the policy allows), then its
+ * times set through the descriptor with no path at all: utimensat(fd, NULL),
+ * futimesat(fd, NULL), utimensat(fd, "", AT_EMPTY_PATH). CHANGED when one
+ * of them did.
+ */
+static int cmd_fd_times(int argc, char **argv)
+{
+	struct timespec ts[2] = { { 123456789, 0 }, { 123456789, 0 } };
+	int fd, err = 0, changed = 0;
+
+	if (argc != 1)
+		return 2;
+	fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (syscall(SYS_utimensat, fd, NULL, ts, 0) == 0 && ++changed)
+		result("CHANGED by utimensat(fd, NULL)");
+	else
+		err = errno;
+	if (syscall(SYS_futimesat, fd, NULL, NULL) == 0 && ++changed)
+		result("CHANGED by futimesat(fd, NULL)");
+	if (syscall(SYS_utimensat, fd, "", ts, AT_EMPTY_PATH) == 0 && ++changed)
+		result("CHANGED by utimensat(fd, \"\", AT_EMPTY_PATH)");
+	return changed ? 0 : blocked(err);
 }
 
 /*
@@ -560,6 +567,7 @@ const struct attack_cmd attack_r5_cmds[] = {
 	{ "r5-recv-fd", "SOCK HOW NAME [DEST] use a received dirfd: openat|procfd|linkat|renameat",
 	  cmd_recv_fd },
 	{ "r5-fd-open", "FD NAME              openat an inherited descriptor", cmd_fd_open },
+	{ "r5-fd-times", "PATH                set PATH's times by its descriptor, no path", cmd_fd_times },
 	{ "r5-page-path", "PATH unmapped|protnone  open a path with no NUL before a page end",
 	  cmd_page_path },
 	{ "r5-leader-exit", "open PATH|connect ADDR PORT  the leader exits, another thread acts",

@@ -45,14 +45,11 @@ bool is_listener(int fd)
 	return strcmp(name, "anon_inode:seccomp notify") == 0;
 }
 
-/* Every seccomp listener of pid, copied with pidfd_getfd; -errno when refused. */
-static int take_listeners(pid_t pid, int *fds, int max)
+/* Every seccomp listener of pidfd's process, copied with pidfd_getfd; -errno when refused. */
+int take_listeners_pidfd(int pidfd, int *fds, int max)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int n = 0, err = 0;
 
-	if (pidfd < 0)
-		return -errno;
 	for (int target = 0; target < 4096 && n < max; target++) {
 		int fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
 
@@ -66,8 +63,20 @@ static int take_listeners(pid_t pid, int *fds, int max)
 		else
 			close(fd);
 	}
-	close(pidfd);
 	return n > 0 ? n : -(err ? err : ENOENT);
+}
+
+/* The same for pid. */
+static int take_listeners(pid_t pid, int *fds, int max)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int n;
+
+	if (pidfd < 0)
+		return -errno;
+	n = take_listeners_pidfd(pidfd, fds, max);
+	close(pidfd);
+	return n;
 }
 
 /* Held open before the supervisor stops: opening it later would wait for the supervisor. */

@@ -75,6 +75,8 @@ long mem_scan(mem_io io, void *ctx, const struct mapping *maps, int n, const cha
 
 /* Stolen listeners (attack-sup.c): is fd one (its anon inode's name)? */
 bool is_listener(int fd);
+/* Every listener among the descriptors of pidfd's process (pidfd_getfd); -errno when refused. */
+int take_listeners_pidfd(int pidfd, int *fds, int max);
 /* Answers the pending notifications of fds: getppid with value (>= 0), else CONTINUE. */
 int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count);
 /* A child that reads secret (leak_path) with its stdout on *ret_fd. */

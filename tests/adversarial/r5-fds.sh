@@ -12,7 +12,9 @@
 #     and O_PATH: openat, /proc/self/fd/N/x, linkat and renameat of x into
 #     allowed/.
 # Then the paths at the edge: a path whose NUL would be in an unmapped or
-# PROT_NONE page (the kernel says EFAULT), 4095 and 4096 bytes long.
+# PROT_NONE page (the kernel says EFAULT), 4095 and 4096 bytes long; a
+# descriptor with no path at all (utimensat(fd, NULL), futimesat) under a
+# refusal of attribute changes.
 # The forbidden effect: the secret read (or moved, or linked out).
 
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -107,6 +109,20 @@ for second in unmapped protnone; do
 		case_fail "the supervisor opened what the kernel could not read: $(results)"
 	fi
 done
+
+mkdir -p "$T/prot"
+echo keep >"$T/prot/f"
+touch -d 2001-01-01 "$T/prot/f"
+printf 'default allow\ndeny @file-attr path=%s/prot/** EPERM\n' "$T" >"$T/attr.policy"
+case_begin fd-times "prot/f opened for reading, its times set by the fd with a NULL or empty path"
+urun --policy "$T/attr.policy" -- "$ATTACK" r5-fd-times "$T/prot/f"
+if expect_blocked; then
+	if [ "$(stat -c %Y "$T/prot/f")" = "$(date -d 2001-01-01 +%s)" ]; then
+		case_pass "$(results)"
+	else
+		case_fail "prot/f's times changed"
+	fi
+fi
 
 # long TOTAL TAIL: $T/allowed/ then ./ repeated, then TAIL, TOTAL bytes in all.
 long() {

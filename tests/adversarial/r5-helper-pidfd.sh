@@ -15,7 +15,8 @@
 # supervisor's in the program's hands) or the secret read. Last, the same
 # with no helper: a program of run --daemon connects to unotifyd's socket
 # and asks SO_PEERPIDFD: a pidfd of the daemon, every sandbox's listener.
-# Guards: --drop-caps, --user 1000 and a Landlock layer cannot (EPERM).
+# Guards: --drop-caps, --user 1000, a rootless run and a Landlock layer
+# cannot (EPERM).
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "runs unotify as root; the program is root with its capabilities"
@@ -39,6 +40,15 @@ for who in --drop-caps "--user 1000"; do
 	urun --policy "$T/p.policy" -- "$ATTACK" $who r5-helper-pidfd "$T/denied/x"
 	if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
 done
+
+if command -v setpriv >/dev/null 2>&1; then
+	case_begin guard-rootless "(run as uid 1000: its own user namespace) the same: EPERM"
+	bounded "$RUN_TIMEOUT" setpriv --reuid 1000 --regid 1000 --clear-groups \
+		"$UNOTIFY" run -q --policy "$T/p.policy" -- "$ATTACK" r5-helper-pidfd "$T/denied/x"
+	if expect_blocked "$SECRET"; then case_pass "$(results)"; fi
+else
+	case_skip "guard-rootless: no setpriv"
+fi
 
 # The kernel layer refuses the step every route needs (implicit set
 # borrowed-fds), and with the set off the helper holds nothing to take.
