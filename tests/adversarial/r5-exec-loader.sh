@@ -6,7 +6,8 @@
 # interpreter, the ELF interpreter. The dynamic loader is one of those
 # files (in /usr, it must run for every dynamic program), and run as a
 # program it loads any file it may READ and runs it:
-#   - directly: `ld-linux-x86-64.so.2 DENIED/sh -c ...`, or through env;
+#   - directly: `ld-linux-x86-64.so.2 DENIED/sh -c ...`, through env, by
+#     descriptor (fexecve, execveat of a dirfd, /proc/self/fd/N);
 #   - as a script's interpreter with the refused program as its argument
 #     (`#!LOADER DENIED/sh`): the kernel runs the loader, which runs
 #     DENIED/sh on the script (the script is in X, which may run);
@@ -84,6 +85,7 @@ allow @file-read @file-write @file-create @file-delete path=$A/**
 allow @file-exec path=/usr/** path=$X/** path=$LOADER
 deny @file-write @file-create @file-delete @file-exec kernel
 EOF
+cp "$ATTACK" "$X/attack"
 printf '#!/bin/sh\necho SCRIPT-RAN\n' >"$X/script"
 chmod 755 "$X/script"
 # A library outside the list, for LD_PRELOAD (any will do: the loader says it mapped it).
@@ -152,6 +154,20 @@ for pol in super layer; do
 		"$X/via-loader"
 	attempt "$pol-loader-env" $pol "($pol) env runs the loader: env LOADER $D/sh -c ..." \
 		/usr/bin/env "$LOADER" "$D/sh" -c "echo $WORD"
+	# By descriptor: fexecve, execveat of a dirfd, execve of /proc/self/fd/N.
+	case_begin "$pol-loader-fd" "($pol) the loader by fexecve, execveat-dirfd, procfd"
+	_bad=
+	for how in fexecve execveat-dirfd procfd; do
+		urun --log /dev/null --policy "$T/$pol.policy" -- "$X/attack" exec-how "$LOADER" $how
+		[ "$(results | tail -1)" = "BLOCKED EACCES" ] || _bad="$_bad $how:'$(results | tail -1)'"
+	done
+	urun --log /dev/null --policy "$T/$pol.policy" -- "$X/attack" exec-how /usr/bin/true fexecve
+	results | grep -q '^RAN' || _bad="$_bad guard-true:'$(results | tail -1)'"
+	if [ -z "$_bad" ]; then
+		case_pass "BLOCKED EACCES each; /usr/bin/true by fexecve runs"
+	else
+		case_fail "$_bad"
+	fi
 	runs "$pol-sh" $pol OK "($pol) guard: sh, a dynamic program in the list, runs" \
 		/bin/sh -c 'echo OK'
 	runs "$pol-env" $pol OK "($pol) guard: env runs sh" /usr/bin/env sh -c 'echo OK'
