@@ -54,6 +54,7 @@ struct net_op {
 	struct msghdr *msg;      /* sendmsg */
 	int flags;
 	int dirfd;               /* the helper's cwd for a relative unix path, or -1 */
+	int keep_fd;             /* an fd the address names ("self/fd/N"), or -1 */
 	bool groups_equal;       /* no setgroups needed (an unprivileged supervisor cannot) */
 };
 
@@ -184,6 +185,58 @@ NET_CHILD static long net_call(const struct net_op *op)
 	return -EINVAL;
 }
 
+#define NET_KEEP_MAX 512
+
+/*
+ * The program can be handed a pidfd of this process (SCM_PIDFD of the
+ * sendmsg it performs, SO_PEERPIDFD of the connect) and take its
+ * descriptors with pidfd_getfd: our table is a copy of the supervisor's
+ * (the listener among them). Only what the call uses stays: the socket,
+ * the file the address names, the descriptors SCM_RIGHTS carries.
+ */
+NET_CHILD static long net_close_others(const struct net_op *op)
+{
+	int keep[NET_KEEP_MAX];
+	size_t n = 0;
+	unsigned int from = 0;
+
+	keep[n++] = op->sock;
+	if (op->keep_fd >= 0)
+		keep[n++] = op->keep_fd;
+	if (op->kind == NET_SENDMSG && op->msg->msg_control) {
+		char *p = op->msg->msg_control, *end = p + op->msg->msg_controllen;
+
+		while (p + sizeof(struct cmsghdr) <= end) {
+			struct cmsghdr *c = (struct cmsghdr *)p;
+			size_t len = c->cmsg_len < CMSG_LEN(0) ? 0 : c->cmsg_len - CMSG_LEN(0);
+
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				for (size_t i = 0; i + sizeof(int) <= len; i += sizeof(int)) {
+					if (n == NET_KEEP_MAX)
+						return -EMFILE;
+					memcpy(&keep[n++], CMSG_DATA(c) + i, sizeof(int));
+				}
+			p += CMSG_ALIGN(c->cmsg_len);
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned int)keep[i] < from)
+			continue;
+		if ((unsigned int)keep[i] > from &&
+		    syscall(SYS_close_range, from, (unsigned int)keep[i] - 1, 0) < 0)
+			return -errno;
+		from = (unsigned int)keep[i] + 1;
+	}
+	return net_sys(syscall(SYS_close_range, from, ~0U, 0));
+}
+
 NET_CHILD static int net_helper(void *arg)
 {
 	struct net_op *op = arg;
@@ -191,6 +244,8 @@ NET_CHILD static int net_helper(void *arg)
 
 	if (r == 0 && op->dirfd >= 0)
 		r = net_sys(syscall(SYS_fchdir, op->dirfd));
+	if (r == 0)
+		r = net_close_others(op);
 	if (r == 0)
 		r = net_call(op);
 	op->result = r;
@@ -267,7 +322,7 @@ int unotify_net_connect(unotify_target *t, int sock, const void *addr, size_t le
 			const struct unotify_path *unix_path)
 {
 	struct net_op op = { .kind = NET_CONNECT, .sock = sock, .addr = addr,
-			     .len = (socklen_t)len, .dirfd = -1 };
+			     .len = (socklen_t)len, .dirfd = -1, .keep_fd = -1 };
 	struct sockaddr_un sun;
 
 	if (!t || !addr || len > sizeof(struct sockaddr_storage))
@@ -279,6 +334,7 @@ int unotify_net_connect(unotify_target *t, int sock, const void *addr, size_t le
 		op.len = net_unix_fd_addr(unix_path->fd, &sun);
 		op.addr = &sun;
 		op.dirfd = target_proc_fd();
+		op.keep_fd = unix_path->fd;
 	}
 	return net_run(t, &op);
 }
@@ -300,7 +356,7 @@ int unotify_net_bind(unotify_target *t, int sock, const void *addr, size_t len,
 		     const struct unotify_path *unix_path)
 {
 	struct net_op op = { .kind = NET_BIND, .sock = sock, .addr = addr,
-			     .len = (socklen_t)len, .dirfd = -1 };
+			     .len = (socklen_t)len, .dirfd = -1, .keep_fd = -1 };
 	struct sockaddr_un sun;
 
 	if (!t || !addr || len > sizeof(struct sockaddr_storage))
@@ -425,7 +481,8 @@ static int net_control(unotify_target *t, struct msghdr *m, struct net_taken *k)
 int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, int flags,
 			const struct unotify_path *unix_path)
 {
-	struct net_op op = { .kind = NET_SENDMSG, .sock = sock, .flags = flags, .dirfd = -1 };
+	struct net_op op = { .kind = NET_SENDMSG, .sock = sock, .flags = flags, .dirfd = -1,
+			     .keep_fd = -1 };
 	_cleanup_free_ char *control = NULL;
 	struct net_taken k = { 0 };
 	struct sockaddr_un sun;
@@ -441,6 +498,7 @@ int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, i
 		m.msg_namelen = net_unix_fd_addr(unix_path->fd, &sun);
 		m.msg_name = &sun;
 		op.dirfd = target_proc_fd();
+		op.keep_fd = unix_path->fd;
 	}
 	if (m.msg_controllen > 0) {
 		control = malloc(m.msg_controllen);

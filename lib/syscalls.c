@@ -154,6 +154,8 @@ static const struct unotify_syscall_rule work_net[] = {
 	ANY(setfsuid),
 	ANY(umask),
 	ANY(fchdir),
+	/* the helper keeps none of our descriptors but the call's (emulate-net.c) */
+	ANY(close_range),
 	ANY(connect),
 	ANY(bind),
 	ANY(sendmsg),

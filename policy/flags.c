@@ -335,7 +335,9 @@ void flags_parse_access(struct parser *ps, struct policy_rule *r, const struct l
 			return;
 		}
 		fc = flags_cond_of(r, true);
-		if (!fc || flags_push_term(fc, O_ACCMODE, modes[i].bits) < 0) {
+		if (!fc || flags_push_term(fc, O_ACCMODE, modes[i].bits) < 0 ||
+		    /* Access mode 3 is checked for both (ACC_MODE): rw holds for it. */
+		    (modes[i].bits == O_RDWR && flags_push_term(fc, O_ACCMODE, O_ACCMODE) < 0)) {
 			ps->oom = true;
 			return;
 		}

@@ -39,6 +39,7 @@
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
 #define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
 #define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
+#define GUARDS_ANY     (1u << 4) /* any rule: what it guards is the supervisor itself */
 
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
@@ -239,6 +240,32 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		/*
+		 * pidfd_getfd takes a descriptor from any process the caller
+		 * may ptrace, in any pid namespace: a program that holds
+		 * CAP_SYS_PTRACE and a pidfd of a supervisor (or of the helper
+		 * that performs its connects and sends) takes the listener and
+		 * answers its own refused calls, or another sandbox's. The
+		 * kernel hands a program such pidfds with no pid to name:
+		 * SO_PEERPIDFD of a socket whose peer is unotifyd or a
+		 * performed connect, SCM_PIDFD of a performed send
+		 * (SO_PASSPIDFD), FAN_REPORT_PIDFD (Linux 6.5+). Every other use
+		 * of a pidfd checks the caller's pid namespace (signals) or asks
+		 * for CAP_SYS_ADMIN over the target (setns), so this one call is
+		 * refused, with the EPERM it gives when ptrace is not allowed.
+		 * Any rule at all: the listener guards every rule the
+		 * supervisor decides, and unotifyd's descriptors are the
+		 * listeners of other sandboxes.
+		 */
+		"borrowed-fds",
+		GUARDS_ANY,
+		"a program with CAP_SYS_PTRACE takes the supervisor's listener (or unotifyd's) "
+		"through a pidfd the kernel hands it, and answers its own refused calls",
+		{
+			{ "pidfd_getfd", "EPERM" },
+		},
+	},
+	{
+		/*
 		 * A Landlock domain is part of a task's credentials: no other
 		 * task can take it, so the calls the supervisor performs for
 		 * the program (opens, connects) would not honour a domain the
@@ -348,7 +375,8 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 
 		if (r->implicit)
 			continue;
-		if (((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
+		if ((s->guards & GUARDS_ANY) ||
+		    ((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
 		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
 		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
 		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
@@ -440,8 +468,9 @@ static int implicit_warn_off(const struct implicit_set *s, const struct policy_i
 	if (!by)
 		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 				"remove this line", "implicit rule set '%s' is not in effect anyway: "
-				"the policy has no %s rules", s->name,
-				s->guards & GUARDS_PATHS ? "path" : "network");
+				"the policy has no %srules", s->name,
+				s->guards & GUARDS_ANY	 ? "" :
+				s->guards & GUARDS_PATHS ? "path " : "network ");
 	return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 			"remove this line unless the program must; see IMPLICIT RULES in "
 			"unotify.policy(5)",

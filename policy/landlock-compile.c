@@ -7,7 +7,9 @@
  * decides run in the kernel and sends the others to the supervisor:
  *  - open, openat: notified when the flags hold O_CREAT, O_TMPFILE or
  *    O_PATH (creating is the supervisor's: Landlock would create the file
- *    and then refuse to open it; O_PATH Landlock does not check), O_TRUNC
+ *    and then refuse to open it; O_PATH Landlock does not check), access
+ *    mode 3 (it reads and writes nothing, so Landlock asks no right; the
+ *    kernel's own check is a read and a write, as the policy's), O_TRUNC
  *    when the kernel has no truncate right (ABI < 3), and O_RDWR or
  *    O_RDONLY|O_TRUNC when a rule grants read or write alone (the policy
  *    wants one rule for both); allowed otherwise. The two sets of flag
@@ -65,6 +67,9 @@ bool landlock_open_notified(const struct policy_landlock *ll, uint64_t flags)
 
 	/* O_PATH: Landlock does not check it; O_TMPFILE: it does not check creating it. */
 	if (flags & (O_PATH | LL_O_TMPFILE))
+		return true;
+	/* Access mode 3 has no file mode to ask a right for: Landlock lets it open anything. */
+	if ((flags & O_ACCMODE) == O_ACCMODE)
 		return true;
 	/*
 	 * O_CREAT: the policy refuses it where it refuses creating, even for a

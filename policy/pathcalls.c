@@ -142,11 +142,16 @@ unsigned int policy_pathcall_roles(const struct policy_pathcall *pc, int n, uint
 	 */
 	if (open_flags & O_PATH)
 		return POLICY_ROLE_READ;
+	/*
+	 * Access mode 3 (O_RDONLY|O_WRONLY|O_RDWR's spare value) opens with
+	 * neither read nor write, for ioctls, after the kernel checked both
+	 * permissions (ACC_MODE): a read and a write, else no rule would
+	 * meet it and it would run by the default (a device's ioctls).
+	 */
 	roles = (open_flags & O_ACCMODE) == O_RDONLY ? POLICY_ROLE_READ : 0;
-	if ((open_flags & O_ACCMODE) == O_WRONLY || (open_flags & O_ACCMODE) == O_RDWR ||
-	    (open_flags & O_TRUNC))
+	if ((open_flags & O_ACCMODE) != O_RDONLY || (open_flags & O_TRUNC))
 		roles |= POLICY_ROLE_WRITE;
-	if ((open_flags & O_ACCMODE) == O_RDWR)
+	if ((open_flags & O_ACCMODE) == O_RDWR || (open_flags & O_ACCMODE) == O_ACCMODE)
 		roles |= POLICY_ROLE_READ;
 	/* __O_TMPFILE includes O_DIRECTORY: an opendir() creates nothing. */
 	if ((open_flags & O_CREAT) || (open_flags & __O_TMPFILE) == __O_TMPFILE)

@@ -32,7 +32,7 @@
 #define MAX_STOLEN 256
 
 /* A listener taken from another process: what it is, by its anon inode's name. */
-static bool is_listener(int fd)
+bool is_listener(int fd)
 {
 	char link[64], name[64];
 	ssize_t n;
@@ -45,14 +45,11 @@ static bool is_listener(int fd)
 	return strcmp(name, "anon_inode:seccomp notify") == 0;
 }
 
-/* Every seccomp listener of pid, copied with pidfd_getfd; -errno when refused. */
-static int take_listeners(pid_t pid, int *fds, int max)
+/* Every seccomp listener of pidfd's process, copied with pidfd_getfd; -errno when refused. */
+int take_listeners_pidfd(int pidfd, int *fds, int max)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	int n = 0, err = 0;
 
-	if (pidfd < 0)
-		return -errno;
 	for (int target = 0; target < 4096 && n < max; target++) {
 		int fd = (int)syscall(SYS_pidfd_getfd, pidfd, target, 0);
 
@@ -66,8 +63,20 @@ static int take_listeners(pid_t pid, int *fds, int max)
 		else
 			close(fd);
 	}
-	close(pidfd);
 	return n > 0 ? n : -(err ? err : ENOENT);
+}
+
+/* The same for pid. */
+static int take_listeners(pid_t pid, int *fds, int max)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int n;
+
+	if (pidfd < 0)
+		return -errno;
+	n = take_listeners_pidfd(pidfd, fds, max);
+	close(pidfd);
+	return n;
 }
 
 /* Held open before the supervisor stops: opening it later would wait for the supervisor. */
@@ -103,7 +112,7 @@ static bool wait_state(int fd, char want)
 }
 
 /* Answers every pending notification of the stolen listeners; value for getppid. */
-static int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count)
+int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count)
 {
 	static char req[4096];
 	struct pollfd p[MAX_STOLEN];
@@ -133,7 +142,7 @@ static int answer_all(const int *fds, int n, int timeout_ms, long value, int *re
 }
 
 /* The child whose denied open we answer CONTINUE ourselves; its verdict comes up a pipe. */
-static pid_t spawn_reader(const char *secret, int *ret_fd)
+pid_t spawn_reader(const char *secret, int *ret_fd)
 {
 	int p[2];
 	pid_t child;

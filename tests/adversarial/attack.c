@@ -293,7 +293,7 @@ static const struct attack_cmd *const attack_tables[] = {
 	attack_proc_cmds, attack_sup_cmds,   attack_ns_cmds,	 attack_fs_cmds,
 	attack_net_cmds,  attack_stall_cmds, attack_daemon_cmds, attack_r2_fs_cmds,
 	attack_r2_net_cmds, attack_r2_sys_cmds, attack_r2_daemon_cmds,
-	attack_r3_cmds, attack_r4_cmds,
+	attack_r3_cmds, attack_r4_cmds, attack_r5_cmds,
 };
 
 static void usage(void)

@@ -73,6 +73,15 @@ typedef ssize_t (*mem_io)(void *ctx, void *buf, size_t len, unsigned long addr, 
 long mem_scan(mem_io io, void *ctx, const struct mapping *maps, int n, const char *needle,
 	      bool flip, unsigned long *ret_first);
 
+/* Stolen listeners (attack-sup.c): is fd one (its anon inode's name)? */
+bool is_listener(int fd);
+/* Every listener among the descriptors of pidfd's process (pidfd_getfd); -errno when refused. */
+int take_listeners_pidfd(int pidfd, int *fds, int max);
+/* Answers the pending notifications of fds: getppid with value (>= 0), else CONTINUE. */
+int answer_all(const int *fds, int n, int timeout_ms, long value, int *ret_count);
+/* A child that reads secret (leak_path) with its stdout on *ret_fd. */
+pid_t spawn_reader(const char *secret, int *ret_fd);
+
 extern const struct attack_cmd attack_proc_cmds[];
 extern const struct attack_cmd attack_sup_cmds[];
 extern const struct attack_cmd attack_ns_cmds[];
@@ -86,5 +95,6 @@ extern const struct attack_cmd attack_r2_sys_cmds[];
 extern const struct attack_cmd attack_r2_daemon_cmds[];
 extern const struct attack_cmd attack_r3_cmds[];
 extern const struct attack_cmd attack_r4_cmds[];
+extern const struct attack_cmd attack_r5_cmds[];
 
 #endif

@@ -185,11 +185,14 @@ static bool builtin_describe_and_pfc(void)
 
 	if (!p)
 		return false;
-	ok = policy_rule_count(p) == 1 &&
-	     policy_rule_describe(p, 0, small, sizeof(small)) == -ERANGE &&
-	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 2, small, 8) == -ENOENT &&
-	     policy_rule_source(p, 0, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
-	     policy_rule_source(p, 1, &file, &line) == 0 && line == 1;
+	/* Rule 0 is the implicit set every policy with a rule gets (borrowed-fds). */
+	ok = policy_rule_count(p) == 2 &&
+	     policy_rule_source(p, 0, &file, &line) == 0 &&
+	     strcmp(file, "implicit:borrowed-fds") == 0 &&
+	     policy_rule_describe(p, 1, small, sizeof(small)) == -ERANGE &&
+	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 3, small, 8) == -ENOENT &&
+	     policy_rule_source(p, 1, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
+	     policy_rule_source(p, 2, &file, &line) == 0 && line == 1;
 	f = tmpfile();
 	ok = ok && f && policy_export_pfc(p, fileno(f)) == 0;
 	if (f) {
