@@ -384,17 +384,11 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 
 /*
  * No *at variant (before setxattrat, 6.13): the file is named by its magic
- * link, looked up from our /proc made the thread's cwd for the call (the
- * target's cwd until then; emulate_leave() restores our own). The kernel
- * follows the link to the very inode resolved and stops there: a symlink
- * itself for lsetxattr's NOFOLLOW walk.
+ * link (emulate_fd_cwd_link), a symlink itself for lsetxattr's NOFOLLOW walk.
  */
 static int mutate_xattr_link(const struct mutate_op *op, char *link, size_t size)
 {
-	if (fchdir(target_proc_fd()) < 0)
-		return negative_errno();
-	emulate_fd_link(op->a->fd, link, size);
-	return 0;
+	return emulate_fd_cwd_link(op->a->fd, link, size);
 }
 
 static int mutate_setxattr(const struct mutate_op *op)

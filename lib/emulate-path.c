@@ -263,6 +263,14 @@ void emulate_fd_link(int fd, char *buf, size_t size)
 	snprintf(buf, size, "self/fd/%d", fd);
 }
 
+int emulate_fd_cwd_link(int fd, char *buf, size_t size)
+{
+	if (fchdir(target_proc_fd()) < 0)
+		return negative_errno();
+	emulate_fd_link(fd, buf, size);
+	return 0;
+}
+
 /* ---- Resolution ---- */
 
 /* The file the target's dirfd refers to (AT_EMPTY_PATH), named as the target sees it. */

@@ -82,9 +82,13 @@ static int stat_guess_open(unotify_target *t, const struct unotify_path *p)
 }
 
 /* The resolved file's O_PATH fd: p's own, or a guessed one's (*owned, to close). */
-static int stat_fd(unotify_target *t, const struct unotify_path *p, int *owned)
+int emulate_path_fd(unotify_target *t, const struct unotify_path *p, int *owned)
 {
+	int r = stat_check(p);
+
 	*owned = -1;
+	if (r < 0)
+		return r;
 	if (!p->guessed)
 		return p->fd;
 	*owned = stat_guess_open(t, p);
@@ -95,11 +99,8 @@ int unotify_path_stat(unotify_target *t, const struct unotify_path *p, struct st
 {
 	_cleanup_close_ int owned = -1;
 	struct stat st;
-	int fd, r = stat_check(p);
+	int fd = emulate_path_fd(t, p, &owned), r;
 
-	if (r < 0)
-		return r;
-	fd = stat_fd(t, p, &owned);
 	if (fd < 0)
 		return fd;
 	/*
@@ -122,11 +123,8 @@ int unotify_path_statx(unotify_target *t, const struct unotify_path *p, unsigned
 {
 	_cleanup_close_ int owned = -1;
 	struct statx stx;
-	int fd, r = stat_check(p);
+	int fd = emulate_path_fd(t, p, &owned), r;
 
-	if (r < 0)
-		return r;
-	fd = stat_fd(t, p, &owned);
 	if (fd < 0)
 		return fd;
 	memset(&stx, 0, sizeof(stx));

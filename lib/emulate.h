@@ -50,5 +50,21 @@ int emulate_guess_openat2(const unotify_target *t, const char *path, uint64_t fl
 
 /* "self/fd/N" for one of our fds, to be looked up relative to target_proc_fd(). */
 void emulate_fd_link(int fd, char *buf, size_t size);
+/*
+ * The same for the calls with no *at form (setxattr, getxattr...): our
+ * /proc is made this thread's cwd (its own: unshare(CLONE_FS)), so that the
+ * relative link names fd; the kernel follows the magic link to the very
+ * file fd holds and stops there (a symlink itself, for the l- calls).
+ */
+int emulate_fd_cwd_link(int fd, char *buf, size_t size);
+
+/*
+ * The O_PATH fd of a file resolved for a call on it (emulate-stat.c,
+ * emulate-xattr.c): p's own, or for a guessed name one looked up once as
+ * the target into *owned (the caller closes it). -errno: the lookup's own
+ * (an unresolved file fails as it did), or -UNOTIFY_EGUESS (the text is
+ * not the name; nothing was done).
+ */
+int emulate_path_fd(unotify_target *t, const struct unotify_path *p, int *owned);
 
 #endif

@@ -103,12 +103,18 @@ static const struct unotify_syscall_rule work_open[] = {
 	ANY(clock_nanosleep),
 };
 
-/* unotify_path_stat, _statx, _readlink, _access (emulate-stat.c). */
+/*
+ * unotify_path_stat, _statx, _readlink, _access (emulate-stat.c); _getxattr,
+ * _listxattr, _file_getattr (emulate-xattr.c: by the magic link, cwd /proc).
+ */
 static const struct unotify_syscall_rule work_stat[] = {
 	ANY(newfstatat),
 	ANY(statx),
 	ANY(readlinkat),
 	ANY(faccessat2),
+	ANY(getxattr),
+	ANY(listxattr),
+	ANY(file_getattr),
 };
 
 /* unotify_path_unlink ... _truncate (emulate-mutate.c): the *at calls on what was resolved. */

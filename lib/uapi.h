@@ -62,6 +62,16 @@
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
 #endif
+/* Extended attributes by dirfd (6.13), inode flags by path (6.17): one number everywhere. */
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+#ifndef SYS_listxattrat
+#define SYS_listxattrat 465
+#endif
+#ifndef SYS_file_getattr
+#define SYS_file_getattr 468
+#endif
 #ifndef AT_EACCESS
 #define AT_EACCESS 0x200
 #endif

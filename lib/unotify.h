@@ -741,6 +741,25 @@ int unotify_path_truncate(unotify_target *t, const struct unotify_path *p, int64
 int unotify_path_setxattr(unotify_target *t, const struct unotify_path *p, const char *name,
 			  const void *value, size_t size, int flags);
 int unotify_path_removexattr(unotify_target *t, const struct unotify_path *p, const char *name);
+/*
+ * getxattr, lgetxattr, getxattrat; listxattr, llistxattr, listxattrat; on
+ * the file resolved (UNOTIFY_WALK_FOLLOW, or _NOFOLLOW for the l- calls and
+ * AT_SYMLINK_NOFOLLOW), read with the target's credentials: the value or
+ * the list of names into buf (size bytes, the caller's; size 0 asks for
+ * the size needed), its length, or the kernel's -ERANGE, -E2BIG, -ENODATA,
+ * -EOPNOTSUPP, -EACCES. The caller clamps size to 64 KiB as the kernel does.
+ */
+int unotify_path_getxattr(unotify_target *t, const struct unotify_path *p, const char *name,
+			  void *buf, size_t size);
+int unotify_path_listxattr(unotify_target *t, const struct unotify_path *p, char *buf,
+			   size_t size);
+/*
+ * file_getattr (Linux 6.17): the kernel's struct file_attr of the resolved
+ * file into buf (size bytes: the structure size the caller passes the
+ * kernel, at least 24). 0 or -errno.
+ */
+int unotify_path_file_getattr(unotify_target *t, const struct unotify_path *p, void *buf,
+			      size_t size);
 
 /*
  * connect, bind, sendmsg on the target's own socket sock (a copy from
@@ -784,7 +803,8 @@ int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, i
 enum unotify_work {
 	UNOTIFY_WORK_SUPERVISE, /* listener, replies, target memory, unotify_target_*, resolution */
 	UNOTIFY_WORK_OPEN,      /* unotify_open_perform */
-	UNOTIFY_WORK_STAT,      /* unotify_path_stat, _statx, _readlink, _access */
+	UNOTIFY_WORK_STAT,      /* unotify_path_stat, _statx, _readlink, _access, _getxattr,
+				 * _listxattr, _file_getattr */
 	UNOTIFY_WORK_MUTATE,    /* unotify_path_unlink ... unotify_path_truncate */
 	UNOTIFY_WORK_NET,       /* unotify_net_*: a helper process (clone) and its calls */
 	UNOTIFY_WORK_COUNT

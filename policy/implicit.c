@@ -39,7 +39,7 @@
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
 #define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
 #define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
-#define GUARDS_ANY     (1u << 4) /* any rule: what it guards is the supervisor itself */
+#define GUARDS_ANY     (1u << 4) /* every policy: what it guards is the supervisor itself */
 
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
@@ -252,9 +252,10 @@ static const struct implicit_set implicit_sets[] = {
 		 * of a pidfd checks the caller's pid namespace (signals) or asks
 		 * for CAP_SYS_ADMIN over the target (setns), so this one call is
 		 * refused, with the EPERM it gives when ptrace is not allowed.
-		 * Any rule at all: the listener guards every rule the
-		 * supervisor decides, and unotifyd's descriptors are the
-		 * listeners of other sandboxes.
+		 * Every policy, with or without rules: the listener guards
+		 * every call the supervisor decides, and unotifyd's
+		 * descriptors are the listeners of other sandboxes, which a
+		 * sandbox with no rule of its own can reach too.
 		 */
 		"borrowed-fds",
 		GUARDS_ANY,
@@ -382,7 +383,8 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
 			return r;
 	}
-	return NULL;
+	/* Any policy at all: a sandbox with no rule still reaches unotifyd's listeners. */
+	return (s->guards & GUARDS_ANY) ? &p->def : NULL;
 }
 
 /* ---- Adding them ---- */
@@ -468,9 +470,13 @@ static int implicit_warn_off(const struct implicit_set *s, const struct policy_i
 	if (!by)
 		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 				"remove this line", "implicit rule set '%s' is not in effect anyway: "
-				"the policy has no %srules", s->name,
-				s->guards & GUARDS_ANY	 ? "" :
-				s->guards & GUARDS_PATHS ? "path " : "network ");
+				"the policy has no %s rules", s->name,
+				s->guards & GUARDS_PATHS ? "path" : "network");
+	if (s->guards & GUARDS_ANY)
+		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
+				"remove this line unless the program must; see IMPLICIT RULES in "
+				"unotify.policy(5)",
+				"implicit rule set '%s' turned off: %s", s->name, s->gap);
 	return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 			"remove this line unless the program must; see IMPLICIT RULES in "
 			"unotify.policy(5)",
@@ -493,8 +499,9 @@ int implicit_add(struct policy *p, struct policy_diags *diags)
 				return r;
 			continue;
 		}
-		p->implicit_on[i] = by != NULL;
-		if (!by)
+		/* A policy that failed to parse is never used: nothing to add. */
+		p->implicit_on[i] = by != NULL && !p->failed;
+		if (!p->implicit_on[i])
 			continue;
 		r = implicit_parse_set(p, s);
 		if (r < 0)

@@ -263,6 +263,10 @@ const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr)
 	case POLICY_PERFORM_READLINK:
 	case POLICY_PERFORM_ACCESS:
 		return "Landlock does not check stat, access or readlink";
+	case POLICY_PERFORM_XATTR:
+		/* A read rule's opens may be Landlock's: these stay notified where it refuses. */
+		return "Landlock does not check xattr reads or file_getattr: the supervisor "
+		       "decides them on their path";
 	case POLICY_PERFORM_MUTATE:
 		break;
 	default:

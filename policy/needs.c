@@ -48,6 +48,9 @@ const char *policy_enforcement_reason(int nr)
 	case POLICY_PERFORM_MUTATE:
 		return "path resolved once; the supervisor does the *at variant on the resolved "
 		       "directory as the target";
+	case POLICY_PERFORM_XATTR:
+		return "path resolved once; the supervisor reads that file's attributes as the "
+		       "target and writes them into its memory (process_vm_writev)";
 	case POLICY_PERFORM_NONE:
 		break;
 	}

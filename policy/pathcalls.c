@@ -88,6 +88,19 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(lsetxattr, -1, 0, A, -1, -1, 0, -1, true, MUTATE),
 	CALL(removexattr, -1, 0, A, -1, -1, 0, -1, false, MUTATE),
 	CALL(lremovexattr, -1, 0, A, -1, -1, 0, -1, true, MUTATE),
+	/*
+	 * Reading them reads the file's data (user.* values, ACLs; as root
+	 * trusted.*, security.*): the read role, as an open for reading. The
+	 * f- forms decide nothing by path: the descriptor was opened already.
+	 */
+	CALL(getxattr, -1, 0, R, -1, -1, 0, -1, false, XATTR),
+	CALL(lgetxattr, -1, 0, R, -1, -1, 0, -1, true, XATTR),
+	CALL(listxattr, -1, 0, R, -1, -1, 0, -1, false, XATTR),
+	CALL(llistxattr, -1, 0, R, -1, -1, 0, -1, true, XATTR),
+	CALL(getxattrat, 0, 1, R, -1, -1, 0, 2, false, XATTR),
+	CALL(listxattrat, 0, 1, R, -1, -1, 0, 2, false, XATTR),
+	/* file_getattr (6.17): the inode flags and project id, a stat. */
+	CALL(file_getattr, 0, 1, S, -1, -1, 0, 4, false, XATTR),
 	/* On a descriptor: the file it refers to, whatever it was opened for. */
 	CALL(fchmod, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
 	CALL(fchown, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),

@@ -35,6 +35,8 @@ enum policy_perform {
 	POLICY_PERFORM_READLINK,  /* idem, copying the link text */
 	POLICY_PERFORM_ACCESS,    /* faccessat2 on the resolved fd as the target */
 	POLICY_PERFORM_MUTATE,    /* the *at variant on the resolved parent fd(s) as the target */
+	POLICY_PERFORM_XATTR,     /* xattr reads, file_getattr: on the resolved file's magic link
+				   * as the target, the result written with process_vm_writev */
 	POLICY_PERFORM_NONE,      /* no safe way (execve): decided on registers only; check warns */
 };
 

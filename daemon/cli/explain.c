@@ -112,6 +112,7 @@ static enum explain_how explain_how_performed(int nr, enum policy_enforcement sa
 		[POLICY_PERFORM_READLINK] = EXPLAIN_PERFORM_READLINK,
 		[POLICY_PERFORM_ACCESS] = EXPLAIN_PERFORM_ACCESS,
 		[POLICY_PERFORM_MUTATE] = EXPLAIN_PERFORM_MUTATE,
+		[POLICY_PERFORM_XATTR] = EXPLAIN_PERFORM_STAT, /* the same way: the result written */
 		[POLICY_PERFORM_NONE] = EXPLAIN_UNSAFE,
 	};
 	static const char *const addressed[] = { "connect", "bind", "sendto", "sendmsg",

@@ -3,6 +3,7 @@
  * One decision of the enforcer (enforce.c), shared with the families of
  * calls that read pointer arguments, one file each: enforce-open.c (open,
  * openat, openat2, creat), enforce-stat.c (stat family, readlink, access),
+ * enforce-xattr.c (xattr reads, file_getattr),
  * enforce-mutate.c (unlink... truncate), enforce-net.c (connect, bind,
  * sendto, sendmsg). A family copies an argument out of the target's memory
  * only when the policy asks for it, and when the policy then lets the call
@@ -106,6 +107,7 @@ struct enforce_call {
 const struct enforce_family *enforce_family_find(int nr);
 extern const struct enforce_family enforce_open_family;
 extern const struct enforce_family enforce_stat_family;
+extern const struct enforce_family enforce_xattr_family;
 extern const struct enforce_family enforce_mutate_family;
 extern const struct enforce_family enforce_net_family;
 extern const struct enforce_family enforce_exec_family;
@@ -129,8 +131,29 @@ int enforce_read_path(struct enforce_call *c, int n, uint64_t addr);
 /* Resolves path n (already copied, how->path is set here) and returns what the policy sees. */
 int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how *how,
 			 const char **ret_path);
+/*
+ * For a family whose call has one file (the stat family, xattr reads):
+ * early, the errno the kernel refuses its arguments with before anything
+ * (0: none), else the target, read first so that the memory read next is
+ * proved the target's (ID_VALID). 0, or -errno as enforce_fail().
+ */
+int enforce_target_first(struct enforce_call *c, int early);
+/*
+ * Then its path at addr, from dirfd, the last symlink followed or not,
+ * AT_EMPTY_PATH ("" or NULL: dirfd's file), named by its text where it
+ * can be (unotify_path_how.guess): what the policy sees.
+ */
+int enforce_resolve_file(struct enforce_call *c, int dirfd, uint64_t addr, bool nofollow,
+			 bool empty_path, const char **ret_path);
 /* The verdict for a performed call's result: a value, or its errno. */
 void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r);
+/*
+ * Path 0 of an allowed call about to be performed (the policy asked for it
+ * before it allowed: resolved already), or NULL with *v the call's errno.
+ */
+const struct unotify_path *enforce_perform_path(struct enforce_call *c, struct unotify_verdict *v);
+/* The same for a call performed on a file named by its text: -UNOTIFY_EGUESS decides it again. */
+void enforce_result_file(struct enforce_call *c, struct unotify_verdict *v, int64_t r);
 void enforce_verdict_errno(struct unotify_verdict *v, int err);
 /*
  * err, with the signal the kernel raises in the thread along with it

@@ -133,31 +133,15 @@ static void stat_decode(struct enforce_call *c)
 static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 {
 	struct stat_state *s = c->state;
-	struct unotify_path_how how;
-	unotify_target *t;
 	int r;
 
 	if (!s)
 		return enforce_fail(c, ENOMEM);
-	if (s->early)
-		return enforce_fail(c, s->early);
-	/* The target first: reading its memory next proves both were its (ID_VALID). */
-	r = enforce_target(c, &t);
+	r = enforce_target_first(c, s->early);
 	if (r < 0)
-		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
-	/* A NULL path with AT_EMPTY_PATH is the dirfd's file (Linux 6.11); else EFAULT. */
-	if (!(s->path_addr == 0 && s->empty_path)) {
-		r = enforce_read_path(c, 0, s->path_addr);
-		if (r < 0)
-			return r;
-	}
-	how = (struct unotify_path_how){
-		.dirfd = s->dirfd,
-		.walk = s->nofollow ? UNOTIFY_WALK_NOFOLLOW : UNOTIFY_WALK_FOLLOW,
-		.empty_path = s->empty_path,
-		.guess = true,
-	};
-	return enforce_resolve_path(c, 0, &how, ret_path);
+		return r;
+	return enforce_resolve_file(c, s->dirfd, s->path_addr, s->nofollow, s->empty_path,
+				    ret_path);
 }
 
 static int stat_perform_stat(struct enforce_call *c, struct stat_state *s,
@@ -198,17 +182,11 @@ static int stat_perform_readlink(struct enforce_call *c, struct stat_state *s,
 static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
 {
 	struct stat_state *s = c->state;
-	const struct unotify_path *p;
-	const char *ignored;
-	int r;
+	const struct unotify_path *p = enforce_perform_path(c, v);
+	int r = -EINVAL;
 
-	/* The policy asked for the path before it allowed: it is resolved already. */
-	r = stat_path(c, 0, &ignored);
-	if (r < 0) {
-		enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
+	if (!p)
 		return;
-	}
-	p = &c->paths[0].res;
 	switch (s->kind) {
 	case STAT_STAT:
 	case STAT_STATX:
@@ -221,11 +199,7 @@ static void stat_perform(struct enforce_call *c, struct unotify_verdict *v)
 		r = unotify_path_access(c->target, p, s->mode);
 		break;
 	}
-	if (r == -UNOTIFY_EGUESS) {
-		c->guess_wrong = true; /* nothing done: decided again on the name (enforce.c) */
-		return;
-	}
-	enforce_result(c, v, r);
+	enforce_result_file(c, v, r);
 }
 
 const struct enforce_family enforce_stat_family = {

@@ -37,6 +37,8 @@ const struct enforce_family *enforce_family_find(int nr)
 			return &enforce_stat_family;
 		case POLICY_PERFORM_MUTATE:
 			return &enforce_mutate_family;
+		case POLICY_PERFORM_XATTR:
+			return &enforce_xattr_family;
 		case POLICY_PERFORM_NONE:
 			return &enforce_exec_family;
 		}
@@ -160,6 +162,37 @@ int enforce_resolve_path(struct enforce_call *c, int n, struct unotify_path_how 
 	return 0;
 }
 
+int enforce_target_first(struct enforce_call *c, int early)
+{
+	unotify_target *t;
+	int r;
+
+	if (early)
+		return enforce_fail(c, early);
+	r = enforce_target(c, &t);
+	return r < 0 ? enforce_fail(c, r == -ENOENT ? ENOENT : EPERM) : 0;
+}
+
+int enforce_resolve_file(struct enforce_call *c, int dirfd, uint64_t addr, bool nofollow,
+			 bool empty_path, const char **ret_path)
+{
+	struct unotify_path_how how = {
+		.dirfd = dirfd,
+		.walk = nofollow ? UNOTIFY_WALK_NOFOLLOW : UNOTIFY_WALK_FOLLOW,
+		.empty_path = empty_path,
+		.guess = true,
+	};
+	int r;
+
+	/* A NULL path with AT_EMPTY_PATH is the dirfd's file (Linux 6.11); else EFAULT. */
+	if (!(addr == 0 && empty_path)) {
+		r = enforce_read_path(c, 0, addr);
+		if (r < 0)
+			return r;
+	}
+	return enforce_resolve_path(c, 0, &how, ret_path);
+}
+
 void enforce_verdict_errno(struct unotify_verdict *v, int err)
 {
 	*v = unotify_verdict_errno(err);
@@ -173,6 +206,27 @@ void enforce_result(struct enforce_call *c, struct unotify_verdict *v, int64_t r
 		enforce_verdict_errno(v, (int)-r);
 	else
 		*v = unotify_verdict_value(r);
+}
+
+const struct unotify_path *enforce_perform_path(struct enforce_call *c, struct unotify_verdict *v)
+{
+	const char *ignored;
+	int r = c->family->path(c, 0, &ignored);
+
+	if (r < 0) {
+		enforce_verdict_errno(v, c->read_error ? c->read_error : -r);
+		return NULL;
+	}
+	return &c->paths[0].res;
+}
+
+void enforce_result_file(struct enforce_call *c, struct unotify_verdict *v, int64_t r)
+{
+	if (r == -UNOTIFY_EGUESS) {
+		c->guess_wrong = true; /* nothing done: decided again on the name (enforce_decide) */
+		return;
+	}
+	enforce_result(c, v, r);
 }
 
 void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err)

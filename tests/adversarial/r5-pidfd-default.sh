@@ -25,9 +25,18 @@ urun --log /dev/null --policy "$AUDIT_ALL" -- "$ATTACK" r5-helper-pidfd "$T/d/f"
 if expect_blocked; then case_pass "$(results)"; fi
 
 policy box "$(cat "$AUDIT_ALL")"
+policy free "default allow"
 start_daemon
 case_begin daemon-peer "(run --daemon, audit-all.policy) SO_PEERPIDFD of unotifyd, pidfd_getfd of its listeners"
 bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
+	"$ATTACK" r5-peer-pidfd "$SOCK" "$T/d/f"
+if expect_blocked; then case_pass "$(results)"; fi
+daemon_alive || case_fail "unotifyd died"
+
+# No rule at all: the program is free in its own sandbox, but unotifyd's
+# descriptors are the listeners of every other sandbox.
+case_begin daemon-peer-norule "(run --daemon, default allow only) SO_PEERPIDFD of unotifyd, pidfd_getfd of its listeners"
+bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name free -- \
 	"$ATTACK" r5-peer-pidfd "$SOCK" "$T/d/f"
 if expect_blocked; then case_pass "$(results)"; fi
 daemon_alive || case_fail "unotifyd died"

@@ -729,6 +729,7 @@ static const struct probe_cmd *const probe_tables[] = {
 	probe_fs_cmds,
 	probe_net_cmds,
 	probe_race_cmds,
+	probe_xattr_cmds,
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

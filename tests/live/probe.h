@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The probe's pieces (probe.c: main and the v1 commands; probe-fs.c: file
- * calls; probe-net.c: socket calls; probe-race.c: races against the
- * supervisor's memory reads). Every command prints one machine-readable
+ * calls; probe-xattr.c: xattr reads, file_getattr; probe-net.c: socket
+ * calls; probe-race.c: races against the supervisor's memory reads). Every command prints one machine-readable
  * line per result ("ok ...", "err ENAME", "ret=N").
  */
 #ifndef UNOTIFY_PROBE_H
@@ -38,5 +38,6 @@ bool probe_has(int argc, char **argv, const char *word);
 extern const struct probe_cmd probe_fs_cmds[];
 extern const struct probe_cmd probe_net_cmds[];
 extern const struct probe_cmd probe_race_cmds[];
+extern const struct probe_cmd probe_xattr_cmds[];
 
 #endif

@@ -26,6 +26,7 @@ echo fixed >"$W/fixed"
 # An old mtime but a fresh atime: reading it leaves atime alone (relatime).
 touch -m -d '2001-02-03 04:05:06' "$W/fixed"
 ln -s some/text "$W/fixlink"
+"$PROBE" setxattr "$W/fixed" user.k "fixed value" >/dev/null
 reset_w() {
 	find "$W" -mindepth 1 ! -name fixed ! -name fixlink -exec rm -rf {} +
 	echo "content of f" >"$W/f"
@@ -125,6 +126,16 @@ same "readlink" readlink "$W/fixlink"
 same "access" access "$W/fixed" rw
 same "faccessat2" faccessat2 - "$W/fixed" r eaccess
 same "stat of a missing file" stat "$W/missing"
+same "getxattr" getxattr "$W/fixed" user.k 64
+same "lgetxattr of a symlink" getxattr "$W/fixlink" user.k 64 l
+same "listxattr" listxattr "$W/fixed" 4096
+if [ "$(kernel_version)" -ge 613 ]; then
+	same "getxattrat" getxattrat - "$W/fixed" user.k 0
+	same "listxattrat" listxattrat "$W" fixed 4096
+fi
+if [ "$(kernel_version)" -ge 617 ]; then
+	same "file_getattr" file_getattr - "$W/fixed"
+fi
 same "bind" bind dgram unix "$W/b.sock"
 same "connect" connect stream unix "$N/srv"
 same "sendmsg" sendmsg dgram unix "$N/dsrv" hello
