@@ -178,16 +178,18 @@ static int guess_lookup(const unotify_target *t, const char *path, uint64_t flag
  */
 static int guess_start_name(unotify_target *t, int dirfd, char *name, size_t size)
 {
-	_cleanup_close_ int start = target_open_dir(&t->t, dirfd);
 	_cleanup_close_ int proof = -1;
 	struct target_stat st, at;
 	char link[64];
 	ssize_t n;
 
-	if (start < 0 || target_fstat(start, &st) < 0 || !S_ISDIR(st.mode))
+	/* The directory itself, through its magic link (no fd: the proof below names it). */
+	if (target_stat_dir(&t->t, dirfd, &st) < 0 || !S_ISDIR(st.mode))
 		return 0;
 	if (!target_cache_dir_get(t->l, &st.fid, name, size)) {
-		emulate_fd_link(start, link, sizeof(link));
+		/* The kernel's text for it, as readlink of an fd of ours on it would give. */
+		if (target_dir_link(&t->t, dirfd, link, sizeof(link)) < 0)
+			return 0;
 		n = readlinkat(target_proc_fd(), link, name, size);
 		if (n <= 0 || (size_t)n >= size || name[0] != '/')
 			return 0;

@@ -61,11 +61,11 @@ static __thread struct {
 	int ngroups;
 } self;
 
-int target_fstat(int fd, struct target_stat *ret)
+static int target_statx(int dirfd, const char *path, int flags, struct target_stat *ret)
 {
 	struct statx stx;
 
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT,
+	if (statx(dirfd, path, flags | AT_STATX_SYNC_AS_STAT,
 		  STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_INO | STATX_MNT_ID,
 		  &stx) < 0)
 		return negative_errno();
@@ -81,6 +81,11 @@ int target_fstat(int fd, struct target_stat *ret)
 		},
 	};
 	return 0;
+}
+
+int target_fstat(int fd, struct target_stat *ret)
+{
+	return target_statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, ret);
 }
 
 static int target_fid_at(int dirfd, const char *path, struct target_fid *ret)
@@ -452,25 +457,49 @@ void target_release(struct target *t)
 	t->rootfd = -1;
 }
 
+int target_dir_link(const struct target *t, int dirfd, char *ret, size_t size)
+{
+	if (dirfd == AT_FDCWD)
+		snprintf(ret, size, "%d/cwd", (int)t->tid);
+	else if (dirfd >= 0)
+		snprintf(ret, size, "%d/fd/%d", (int)t->tid, dirfd);
+	else
+		return -EBADF;
+	return 0;
+}
+
 int target_open_dir(const struct target *t, int dirfd)
 {
 	char name[64];
 	int procfd = target_proc_fd();
-	int fd;
+	int fd, r;
 
 	if (procfd < 0)
 		return procfd;
-	if (dirfd == AT_FDCWD)
-		snprintf(name, sizeof(name), "%d/cwd", (int)t->tid);
-	else if (dirfd >= 0)
-		snprintf(name, sizeof(name), "%d/fd/%d", (int)t->tid, dirfd);
-	else
-		return -EBADF;
+	r = target_dir_link(t, dirfd, name, sizeof(name));
+	if (r < 0)
+		return r;
 	/* Following the magic link reaches the very file the target's fd refers to. */
 	fd = openat(procfd, name, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT && dirfd != AT_FDCWD ? -EBADF : negative_errno();
 	return fd;
+}
+
+int target_stat_dir(const struct target *t, int dirfd, struct target_stat *ret)
+{
+	char name[64];
+	int procfd = target_proc_fd();
+	int r;
+
+	if (procfd < 0)
+		return procfd;
+	r = target_dir_link(t, dirfd, name, sizeof(name));
+	if (r < 0)
+		return r;
+	/* The same magic link followed, without an fd to open and close. */
+	r = target_statx(procfd, name, 0, ret);
+	return r == -ENOENT && dirfd != AT_FDCWD ? -EBADF : r;
 }
 
 /* ---- Switching the thread ---- */

@@ -116,6 +116,8 @@ int target_status_numbers(const char *text, const char *key, int base, unsigned 
  * the target has no such fd (then ID_VALID tells a dead target apart).
  */
 int target_open_dir(const struct target *t, int dirfd);
+/* Its name under our /proc ("TID/cwd", "TID/fd/N"), or -EBADF. */
+int target_dir_link(const struct target *t, int dirfd, char *ret, size_t size);
 
 /*
  * Puts the target's root (chroot when it differs), umask, groups, fsgid,
@@ -164,6 +166,8 @@ struct target_stat {
 	struct target_fid fid;
 };
 int target_fstat(int fd, struct target_stat *ret);
+/* statx of that directory, as target_fstat of target_open_dir's fd would say (2 calls fewer). */
+int target_stat_dir(const struct target *t, int dirfd, struct target_stat *ret);
 
 /* ---- procfs.c: whose a procfs directory is (run in the impersonated state) ---- */
 

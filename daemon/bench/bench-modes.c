@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "floor.h"
+#include "lib/unotify.h"
 #include "lib/util.h"
 
 const struct bench_mode bench_modes[] = {
@@ -47,6 +48,17 @@ const struct bench_mode bench_modes[] = {
 		.prepare = bench_lib_prepare,
 		.supervise = bench_lib_supervise,
 		.cleanup = bench_lib_cleanup,
+	},
+	{
+		.name = "run",
+		.summary = "libunotify as `unotify run` sets it up: the engine, its policy and "
+			   "the pool of supervising threads (default --threads)",
+		.target = BENCH_TARGET_NOTIFIED,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
+		.prepare = bench_engine_prepare, /* getppid too: the policy returns 42 */
+		.supervise = bench_engine_supervise,
+		.cleanup = bench_engine_cleanup,
+		.lib_threads = UNOTIFY_SUPERVISE_THREADS_DEFAULT,
 	},
 	{
 		.name = "daemon",

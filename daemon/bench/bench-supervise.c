@@ -358,6 +358,9 @@ int bench_engine_prepare(struct bench_run *run)
 		r = bench_engine_policy(run->cfg, &e->policy);
 	if (r >= 0)
 		r = audit_open("/dev/null", AUDIT_TEXT, &e->audit);
+	/* The run mode is `unotify run --log-level none`: no record, whatever the verdict. */
+	if (r >= 0 && run->cfg->mode->lib_threads)
+		audit_set_level(e->audit, AUDIT_LEVEL_NONE);
 	if (r >= 0)
 		r = unotify_thread_init();
 	if (r < 0) {
@@ -385,7 +388,11 @@ static int bench_engine_decide(unotify_listener *l, const struct seccomp_notif *
 int bench_engine_supervise(struct bench_run *run)
 {
 	struct bench_engine *e = run->mode_data;
-	const struct unotify_loop_ops ops = { .decide = bench_engine_decide, .userdata = run };
+	const struct unotify_loop_ops ops = {
+		.decide = bench_engine_decide,
+		.userdata = run,
+		.threads = run->cfg->mode->lib_threads,
+	};
 	int r;
 
 	r = unotify_supervise(e->listener, &ops, NULL);

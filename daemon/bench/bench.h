@@ -89,6 +89,7 @@ struct bench_mode {
 	unsigned int floor_flags;                /* the floor's variant (FLOOR_WALK, ...) */
 	unsigned int floor_receivers;            /* > 1: threads in RECV on the listener */
 	unsigned int floor_workers;              /* > 0: one receiver, this many workers */
+	unsigned int lib_threads;                /* > 1: the library's pool (`unotify run`'s) */
 };
 
 struct bench_config {

@@ -59,8 +59,8 @@ static void bench_usage(FILE *out)
 	fprintf(out,
 		"Usage: unotify bench [OPTIONS]\n\n"
 		"Measures what an intercepted system call (getppid answered with 42) costs.\n\n"
-		"  --mode LIST        raw,kernel-allowed,bare,lib,daemon,futex,bare-walk,\n"
-		"                     bare-creds,bare-herd,bare-workers or all\n"
+		"  --mode LIST        raw,kernel-allowed,bare,lib,run,daemon,futex,\n"
+		"                     bare-walk,bare-creds,bare-herd,bare-workers or all\n"
 		"                     (default: all)\n"
 		"  --sync on|off|both SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (default: both)\n"
 		"  --pin LIST         same,different,free or all (default: free)\n"

@@ -98,8 +98,10 @@ struct enforce_call {
 	bool guessed;
 	bool guess_wrong;
 	bool real_ids;                    /* access(2): the target's real ids check */
-	struct enforce_path *paths;       /* 2 of them, allocated when a path is first needed */
+	struct enforce_path *paths;       /* 2 of them, when a path is first needed */
 	void *state;                      /* the family's own (freed by its release) */
+	bool paths_kept;                  /* paths and state are the thread's (enforce_scratch) */
+	bool state_kept;
 	/*
 	 * The address for the audit trail, or NULL; it points into the net
 	 * family's state. (No buffer here: this struct is zeroed on every
@@ -121,7 +123,14 @@ extern const struct enforce_family enforce_exec_family;
 
 /* ---- Helpers for the families (enforce.c) ---- */
 
-/* A family's release when its state is one plain allocation. */
+/*
+ * A family's state of size bytes, not zeroed: the thread's kept buffer when
+ * it fits (ENFORCE_STATE_KEPT: the open family's, with its plan), else
+ * malloc'd. Sets c->state; NULL when out of memory.
+ */
+#define ENFORCE_STATE_KEPT (9 * 1024)
+void *enforce_alloc_state(struct enforce_call *c, size_t size);
+/* A family's release when its state is one allocation (calloc, or enforce_alloc_state). */
 void enforce_free_state(struct enforce_call *c);
 
 /* The target, read once per call. -ENOENT: it is gone. */
@@ -131,7 +140,7 @@ int enforce_target(struct enforce_call *c, unotify_target **ret);
  * pointer): remembered for the verdict, returned as -err for the policy.
  */
 int enforce_fail(struct enforce_call *c, int err);
-/* c->paths, allocated on first use; NULL when out of memory. */
+/* c->paths, on first use (the thread's kept pair, not zeroed); NULL when out of memory. */
 struct enforce_path *enforce_paths(struct enforce_call *c);
 /* Copies path n (at addr) out of the target into c->paths[n].arg. */
 int enforce_read_path(struct enforce_call *c, int n, uint64_t addr);

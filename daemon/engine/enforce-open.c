@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -34,12 +35,14 @@ struct open_state {
 static void open_decode(struct enforce_call *c)
 {
 	const uint64_t *a = c->args;
-	struct open_state *s = calloc(1, sizeof(*s));
+	struct open_state *s = enforce_alloc_state(c, sizeof(*s));
 
-	c->state = s;
 	if (!s)
 		return;
-	/* Field by field: the state is zeroed once (calloc), its plan is large. */
+	/* Field by field, the plan left as it is (4 KB, read only once planned). */
+	memset(s, 0, offsetof(struct open_state, plan));
+	s->planned = false;
+	s->as_read = false;
 	s->dirfd = AT_FDCWD;
 	switch (c->req->data.nr) {
 #ifdef SYS_open
@@ -139,7 +142,8 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 	c->guessed = s->plan.guessed;
 	/* What the audit trail shows, as for the other families (no fd of its own). */
 	unotify_path_init(&c->paths[0].res);
-	memcpy(c->paths[0].res.path, s->plan.path, sizeof(c->paths[0].res.path));
+	memcpy(c->paths[0].res.path, s->plan.path,
+	       strnlen(s->plan.path, sizeof(s->plan.path) - 1) + 1);
 	c->paths[0].res.unnamed = s->plan.unnamed;
 	c->paths[0].resolved = true;
 	return 0;
@@ -247,9 +251,11 @@ static void open_release(struct enforce_call *c)
 
 	if (s && s->planned)
 		unotify_open_plan_release(&s->plan);
-	free(s);
-	c->state = NULL;
+	enforce_free_state(c);
 }
+
+_Static_assert(sizeof(struct open_state) <= ENFORCE_STATE_KEPT,
+	       "the open family's state fits the thread's kept buffer");
 
 const struct enforce_family enforce_open_family = {
 	.decode = open_decode,

@@ -47,7 +47,7 @@ RUN_OK='
 	has("floor") and has("ratio_to_floor") and has("sync_gain") and has("wait") and has("sync")'
 
 say "== every mode, sync on and off, as JSON"
-ucmd bench --mode raw,kernel-allowed,bare,lib,daemon,futex --sync both $SMALL --json
+ucmd bench --mode raw,kernel-allowed,bare,lib,run,daemon,futex --sync both $SMALL --json
 J="$T/all.json"
 printf '%s\n' "$OUT" >"$J"
 expect_status "bench exits 0" 0
@@ -62,9 +62,10 @@ check_json "date in ISO 8601 UTC, command recorded" "$J" \
 check_json "settings as asked" "$J" \
 	".settings.iterations == $ITER and .settings.batches == $BATCHES and
 	 .settings.repeat == 1 and .settings.warmup == 20 and .settings.precision > 0"
-check_json "nine rows: raw, kernel-allowed, bare x2, lib x2, daemon x2, futex" "$J" \
+check_json "eleven rows: raw, kernel-allowed, bare x2, lib x2, run x2, daemon x2, futex" "$J" \
 	'[.runs[].label] == ["raw", "kernel-allowed", "bare sync=on", "bare sync=off",
-	  "lib sync=on", "lib sync=off", "daemon sync=on", "daemon sync=off", "futex"]'
+	  "lib sync=on", "lib sync=off", "run sync=on", "run sync=off", "daemon sync=on",
+	  "daemon sync=off", "futex"]'
 if jq -e '.machine.sync_wake_up' "$J" >/dev/null; then
 	check_json "every row measured" "$J" 'all(.runs[]; .status == "ok")'
 else
@@ -79,8 +80,8 @@ check_json "a supervisor side only where there is one" "$J" \
 	'all(.runs[] | select(.status == "ok");
 	     if (.mode | IN("raw", "kernel-allowed")) then .supervisor == null
 	     else (.supervisor.context_switches >= 0) end)'
-check_json "lib and daemon are compared with the bare floor of their sync" "$J" \
-	'all(.runs[] | select((.mode | IN("lib", "daemon")) and .status == "ok");
+check_json "lib, run and daemon are compared with the bare floor of their sync" "$J" \
+	'all(.runs[] | select((.mode | IN("lib", "run", "daemon")) and .status == "ok");
 	     .floor == ("bare sync=" + (if .sync then "on" else "off" end)) and
 	     .ratio_to_floor > 0)'
 check_json "the daemon rows count unotifyd's supervising thread" "$J" \
@@ -115,12 +116,12 @@ check_json "every measured row is complete and sane" "$J" \
 
 say "== decided path calls: the floor, the library with the engine, the daemon"
 ucmd bench --call open,stat,access,readlink --path both \
-	--mode raw,bare,lib,daemon,bare-walk,bare-creds,bare-herd,bare-workers \
+	--mode raw,bare,lib,run,daemon,bare-walk,bare-creds,bare-herd,bare-workers \
 	--sync on $SMALL --json
 J="$T/paths.json"
 printf '%s\n' "$OUT" >"$J"
 expect_status "bench --call with every path call exits 0" 0
-check_json "4 calls x 2 paths x 8 modes" "$J" '.runs | length == 64'
+check_json "4 calls x 2 paths x 9 modes" "$J" '.runs | length == 72'
 check_json "each row names its call and path" "$J" \
 	'all(.runs[]; (.call | IN("open", "stat", "access", "readlink")) and
 	     (.path | IN("found", "missing")))'
