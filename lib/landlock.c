@@ -7,7 +7,8 @@
  *
  * What each ABI adds, as this file uses it: 1 the file rights (execute,
  * read, write, make and remove); 2 refer (moving between directories: any
- * ruleset refuses it without); 3 truncate; 4 TCP ports; 5 ioctl on devices;
+ * ruleset refuses it without); 3 truncate; 4 TCP ports (one rule per port
+ * granted to connect or bind); 5 ioctl on devices;
  * 6 scoping of abstract Unix sockets and signals; 7 audit controls. The
  * ruleset attribute grew with them: its size follows the ABI.
  *
@@ -315,28 +316,48 @@ static int landlock_memfd_noexec(void)
 	return 0;
 }
 
+/* One port rule per granted port (the kernel takes one port per rule). */
+static int landlock_add_ports(int ruleset, const struct unotify_landlock *ll, uint64_t handled)
+{
+	for (size_t i = 0; i < ll->n_ports; i++) {
+		struct unotify_ll_net_port_attr np = {
+			.allowed_access = ll->ports[i].access & handled, .port = ll->ports[i].port};
+
+		if (np.allowed_access &&
+		    syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
+			return negative_errno();
+	}
+	return 0;
+}
+
 int landlock_apply(const struct unotify_landlock *ll)
 {
 	struct unotify_ll_ruleset_attr attr = {
 		.handled_access_fs = ll->handled_fs & landlock_fs_known(ll->abi),
+		.handled_access_net = ll->abi >= 4
+					      ? ll->handled_net & (LANDLOCK_ACCESS_NET_BIND_TCP |
+								   LANDLOCK_ACCESS_NET_CONNECT_TCP)
+					      : 0,
 		.scoped = ll->abi >= 6 ? ll->scoped & (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
 						       LANDLOCK_SCOPE_SIGNAL)
 				       : 0,
 	};
 	int ruleset, r = 0;
 
-	/* A scope asked and not known here: the caller was to refuse to start. */
-	if (ll->scoped & ~attr.scoped)
+	/* A scope or TCP right asked and not known here: the caller was to keep it. */
+	if ((ll->scoped & ~attr.scoped) || (ll->handled_net & ~attr.handled_access_net))
 		return -EOPNOTSUPP;
 	if (ll->memfd_noexec && (r = landlock_memfd_noexec()) < 0)
 		return r;
-	if (!attr.handled_access_fs && !attr.scoped)
+	if (!attr.handled_access_fs && !attr.handled_access_net && !attr.scoped)
 		return 0;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, landlock_attr_size(ll->abi), 0);
 	if (ruleset < 0)
 		return negative_errno();
 	for (size_t i = 0; i < ll->n_rules && r == 0; i++)
 		r = landlock_add(ruleset, &ll->rules[i], attr.handled_access_fs);
+	if (r == 0)
+		r = landlock_add_ports(ruleset, ll, attr.handled_access_net);
 	/* restrict_self needs no_new_privs (or CAP_SYS_ADMIN); spawn sets it anyway. */
 	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = negative_errno();

@@ -284,12 +284,26 @@ struct unotify_landlock_rule {
 	uint64_t covered;   /* !beneath: what other rules grant beneath path anyway */
 };
 
+/* A TCP port the program may connect to or bind (Landlock ABI 4). */
+struct unotify_landlock_port {
+	uint16_t port;
+	uint64_t access; /* LANDLOCK_ACCESS_NET_CONNECT_TCP, _BIND_TCP */
+};
+
 struct unotify_landlock {
 	int abi;            /* the ABI the rights were chosen for (unotify_features) */
 	uint64_t handled_fs;
 	uint64_t scoped;    /* LANDLOCK_SCOPE_* (ABI 6): abstract Unix sockets, signals */
 	const struct unotify_landlock_rule *rules;
 	size_t n_rules;
+	/*
+	 * LANDLOCK_ACCESS_NET_* handled (ABI 4): a TCP connect or bind to a
+	 * port no entry of ports grants fails with EACCES. Below ABI 4 the
+	 * spawn fails (-EOPNOTSUPP): the caller was to keep them.
+	 */
+	uint64_t handled_net;
+	const struct unotify_landlock_port *ports;
+	size_t n_ports;
 	/*
 	 * The child sets vm.memfd_noexec to 2 for its pid namespace (it must
 	 * have one of its own, and root's privilege): a memfd is on a mount

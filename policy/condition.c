@@ -249,8 +249,8 @@ void condition_parse(struct parser *ps, struct policy_rule *r, const struct lexe
 			r->net_col = t->col;
 	} else {
 		parser_error(ps, t->col,
-			     "expected path=, access=, flags=, family=, addr=, port=, unix= or "
-			     "argN OP VALUE",
+			     "expected path=, access=, flags=, family=, addr=, port=, unix=, "
+			     "proto= or argN OP VALUE",
 			     "unknown condition '%s'", s);
 	}
 	if (ps->errors == errors)
@@ -294,7 +294,8 @@ static const char *const cond_names[] = { "path=", "access= and flags=", "an add
 static const char *const cond_hints[] = {
 	"path= applies to syscalls that take a path; the @file-* categories name them all",
 	"access= and flags= apply to the opens: open, openat, openat2, creat",
-	"family=, addr=, port= and unix= apply to connect, bind, sendto, sendmsg and sendmmsg",
+	"family=, addr=, port=, unix= and proto= apply to connect, bind, sendto, sendmsg and "
+	"sendmmsg",
 };
 
 /*

@@ -40,6 +40,7 @@
 #define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
 #define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
 #define GUARDS_ANY     (1u << 4) /* every policy: what it guards is the supervisor itself */
+#define GUARDS_PROTO   (1u << 5) /* proto= */
 
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
@@ -284,6 +285,30 @@ static const struct implicit_set implicit_sets[] = {
 			  "EOPNOTSUPP" },
 		},
 	},
+	{
+		/*
+		 * MPTCP (IPPROTO_MPTCP 262) and SMC (AF_SMC 43, or
+		 * IPPROTO_SMC 256 on an IP socket) are stream sockets that
+		 * reach TCP ports and fall back to plain TCP on the wire, and
+		 * SCTP (132) has stream sockets too, but none is a TCP socket:
+		 * proto=tcp does not hold for them, and Landlock's TCP rights
+		 * do not check them. The answers are a kernel's without them:
+		 * programs fall back to TCP.
+		 */
+		"tcp-variants",
+		GUARDS_PROTO,
+		"MPTCP, SMC and SCTP stream sockets reach ports, and proto=tcp rules (and "
+		"Landlock's TCP rights) do not hold for them",
+		{
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==132 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==132 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==262 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==262 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==2 arg2&0xffffffff==256 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==10 arg2&0xffffffff==256 EPROTONOSUPPORT" },
+			{ "socket", "arg0&0xffffffff==43 EAFNOSUPPORT" },
+		},
+	},
 };
 
 _Static_assert(ARRAY_SIZE(implicit_sets) == POLICY_IMPLICIT_SETS,
@@ -380,7 +405,8 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		    ((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
 		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
 		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
-		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)))
+		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)) ||
+		    ((s->guards & GUARDS_PROTO) && r->net.n_protos))
 			return r;
 	}
 	/* Any policy at all: a sandbox with no rule still reaches unotifyd's listeners. */

@@ -74,6 +74,8 @@ struct policy_net {
 	size_t n_ports;
 	char **unix_globs; /* "/path/glob" or "@abstract-glob" */
 	size_t n_unix;
+	int *protos; /* POLICY_PROTO_* (proto=) */
+	size_t n_protos;
 };
 
 /*
@@ -123,13 +125,13 @@ struct policy_rule {
 	char **cond_words; /* every condition as written, in order, for descriptions */
 	size_t n_cond_words;
 	int flags_col; /* of the first access= or flags= */
-	int net_col;   /* of the first family=, addr=, port= or unix= */
+	int net_col;   /* of the first family=, addr=, port=, unix= or proto= */
 	bool generated; /* from an OCI profile or implicit: no shadowing diagnostics */
 	bool implicit;  /* an implicit rule (implicit.c), before every rule of the author's */
 };
 
 /* The implicit rule sets (implicit.c) and where one was turned off. */
-#define POLICY_IMPLICIT_SETS 12
+#define POLICY_IMPLICIT_SETS 13
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */
 	int line;
@@ -315,6 +317,8 @@ bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa);
 bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,
 		    bool permissive);
 bool net_is_empty(const struct policy_net *n);
+/* Are the rule's network conditions proto=tcp and port= at most (`kernel` on connect, bind)? */
+bool net_is_tcp_only(const struct policy_net *n);
 void net_free(struct policy_net *n);
 /* Does the syscall carry a socket address (connect, bind, sendto, sendmsg, sendmmsg)? */
 bool net_syscall_has_address(int nr);

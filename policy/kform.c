@@ -176,7 +176,8 @@ void kform_build(const struct policy_rule *r, size_t entry, struct kform *kf)
 		kf->kind = KF_MEMORY;
 	/* The kernel's answer depends on what the path resolves to (and if it is one). */
 	if (r->kernel_answer) {
-		if (!kform_entry_paths(r, entry, pc))
+		/* On TCP ports (proto=tcp): decided on the socket and address, read above. */
+		if (!kform_entry_paths(r, entry, pc) && net_is_empty(&r->net))
 			goto never;
 		kf->kind = KF_MEMORY;
 	}

@@ -206,6 +206,13 @@ int landlock_compile_syscall(void *ctx, const struct policy_landlock *ll, int nr
 		*ret_notified = true;
 		return r;
 	}
+	/* connect and bind: the rules allow what is not TCP (landlock-net.c). */
+	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN) {
+		if (def != SCMP_ACT_ALLOW)
+			r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, nr, 0);
+		*ret_notified = false;
+		return r;
+	}
 	r = ll_compile_open(ctx, ll, nr, def);
 	*ret_notified = true;
 	return r;
@@ -250,6 +257,11 @@ const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr)
 	const struct policy_pathcall *pc = policy_pathcall_find(nr);
 	int f = policy_landlock_family_of(nr);
 
+	if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND)
+		return ll->decided[f] ? NULL : ll->why_not[f];
+	if (nr == SYS_sendto || nr == SYS_sendmsg || nr == SYS_sendmmsg)
+		return "Landlock does not check sends (a TCP Fast Open send connects without "
+		       "connect): the supervisor decides them";
 	if (!pc)
 		return NULL;
 	if (f >= 0 && !ll->decided[f])
@@ -343,6 +355,14 @@ static const char *ll_scope_text(const struct policy_landlock *ll)
 	return "(none)";
 }
 
+/* "connect-tcp bind-tcp": the TCP rights, as Landlock names them. */
+static const char *ll_net_text(uint64_t access)
+{
+	if ((access & LANDLOCK_ACCESS_NET_CONNECT_TCP) && (access & LANDLOCK_ACCESS_NET_BIND_TCP))
+		return "connect-tcp bind-tcp";
+	return access & LANDLOCK_ACCESS_NET_CONNECT_TCP ? "connect-tcp" : "bind-tcp";
+}
+
 int policy_landlock_write(const struct policy *p, const struct policy_landlock *ll, FILE *out)
 {
 	char names[256];
@@ -352,6 +372,8 @@ int policy_landlock_write(const struct policy *p, const struct policy_landlock *
 	fprintf(out, "# The Landlock layer, for Landlock ABI %d\n", ll->abi);
 	policy_landlock_access_names(ll->handled_fs, names, sizeof(names));
 	fprintf(out, "handled %s\n", ll->handled_fs ? names : "(no file right)");
+	if (ll->handled_net)
+		fprintf(out, "handled-net %s\n", ll_net_text(ll->handled_net));
 	if (ll->scope_why)
 		fprintf(out, "# no scope: %s\n", ll->scope_why);
 	else if (ll->scoped)
@@ -366,6 +388,19 @@ int policy_landlock_write(const struct policy *p, const struct policy_landlock *
 		fprintf(out, "# decides %s", f == POLICY_LANDLOCK_OPEN ? "open, openat" : name);
 		if (f == POLICY_LANDLOCK_OPEN)
 			ll_write_open_flags(ll, out);
+		if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND)
+			fprintf(out,
+				" (TCP ports; every %s runs in the kernel, which refuses a TCP "
+				"port no line below grants)",
+				name);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < ll->n_ports; i++) {
+		const struct policy_landlock_port *pp = &ll->ports[i];
+
+		fprintf(out, "port    %u %s", pp->port, ll_net_text(pp->access));
+		if (pp->file)
+			fprintf(out, "   # %s:%d", pp->file, pp->line);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < ll->n_rules; i++) {

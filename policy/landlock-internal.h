@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/uapi.h"
 #include "policy/internal.h"
@@ -41,9 +42,18 @@ struct ll_scan {
 	char *create_fail; /* why the opens that create stay with the supervisor */
 };
 
+/* What the rules of connect or bind say of TCP ports (landlock-net.c). */
+struct ll_net_scan {
+	uint8_t decided[65536 / 8]; /* a rule before decided this port */
+	uint8_t allowed[65536 / 8]; /* ... and allowed it */
+	uint32_t *by;		    /* allowed port p: the rule index, for the readable form */
+	bool refuses;		    /* some port is refused */
+};
+
 struct policy_landlock_state {
 	const struct policy *p;
 	struct ll_scan fam[POLICY_LANDLOCK_FAMILIES];
+	struct ll_net_scan net[2];		/* connect, bind */
 	char **notes[POLICY_LANDLOCK_FAMILIES]; /* per rule, the default last */
 };
 
@@ -60,5 +70,13 @@ bool ll_beneath(const char *a, const char *p);
 char *ll_check_grants(const struct policy_landlock_state *st, enum policy_landlock_family f);
 char *ll_check_exec_reads(const struct policy_landlock *ll, const struct policy_landlock_state *st);
 char *ll_check_mounts(const struct policy *p);
+
+/* landlock-net.c: connect and bind on TCP ports. */
+bool ll_is_net_family(enum policy_landlock_family f);
+/* The scan of family f (connect, bind): 0 with st->fam[f].fail set when it cannot move. */
+int ll_net_scan_family(struct policy_landlock_state *st, enum policy_landlock_family f, int abi);
+/* The ports and handled rights of the decided net families (ll_finish). */
+int ll_net_finish(struct policy_landlock *ll, struct policy_landlock_state *st);
+void ll_net_free(struct policy_landlock *ll, struct policy_landlock_state *st);
 
 #endif

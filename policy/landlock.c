@@ -55,6 +55,8 @@ static const int ll_open_calls[] = {
 #endif
 };
 static const int ll_exec_calls[] = {SYS_execve, SYS_execveat};
+static const int ll_connect_calls[] = {SYS_connect};
+static const int ll_bind_calls[] = {SYS_bind};
 
 static const struct {
 	const char *name;
@@ -71,6 +73,8 @@ static const struct {
 				  ROLE_R | ROLE_W | ROLE_C},
 #endif
 	[POLICY_LANDLOCK_EXEC] = {"exec", ll_exec_calls, ARRAY_SIZE(ll_exec_calls), 2, ROLE_X},
+	[POLICY_LANDLOCK_CONNECT] = {"connect", ll_connect_calls, 1, 1, 0},
+	[POLICY_LANDLOCK_BIND] = {"bind", ll_bind_calls, 1, 1, 0},
 };
 
 /* ---- Helpers ---- */
@@ -556,7 +560,7 @@ static int ll_finish(struct policy_landlock *ll)
 			    ll_beneath(ll->rules[j].path, ll->rules[i].path))
 				ll->rules[i].covered |= ll->rules[j].access;
 	ll->open_notify_rdwr = st->fam[POLICY_LANDLOCK_OPEN].split;
-	return 0;
+	return ll_net_finish(ll, st);
 }
 
 static int ll_build_state(struct policy_landlock *ll, const struct policy *p)
@@ -574,6 +578,18 @@ static int ll_build_state(struct policy_landlock *ll, const struct policy *p)
 		if (!st->notes[f]) {
 			ll_text_free(global);
 			return -ENOMEM;
+		}
+		if (ll_is_net_family((enum policy_landlock_family)f)) {
+			/* TCP ports: no file is bound, so the mounts do not matter. */
+			r = ll_net_scan_family(st, (enum policy_landlock_family)f, ll->abi);
+			if (r < 0) {
+				ll_text_free(global);
+				return r;
+			}
+			ll->decided[f] = !st->fam[f].fail;
+			if (!ll->decided[f])
+				ll->why_not[f] = ll_printf("%s", st->fam[f].fail);
+			continue;
 		}
 		r = ll_scan_family(st, (enum policy_landlock_family)f);
 		if (r < 0) {
@@ -595,16 +611,19 @@ static int ll_build_state(struct policy_landlock *ll, const struct policy *p)
  * address condition, a log), or NULL. The supervisor performs those calls
  * it lets run, from a helper outside the program's Landlock domain, where
  * no scope holds: an abstract socket bound outside the sandbox is then
- * reached (a domain cannot be lent).
+ * reached (a domain cannot be lent). Connects Landlock decides (TCP ports)
+ * never reach the supervisor.
  */
-static const struct policy_rule *ll_scope_performed(const struct policy *p)
+static const struct policy_rule *ll_scope_performed(const struct policy_landlock *ll,
+						    const struct policy *p)
 {
 	static const char *const calls[] = { "connect", "sendto", "sendmsg", "sendmmsg" };
 
 	for (size_t c = 0; c < ARRAY_SIZE(calls); c++) {
 		int nr;
 
-		if (names_lookup_syscall(calls[c], &nr) < 0 || nr < 0 || nr >= POLICY_NR_MAX)
+		if (names_lookup_syscall(calls[c], &nr) < 0 || nr < 0 || nr >= POLICY_NR_MAX ||
+		    policy_landlock_decides(ll, nr))
 			continue;
 		for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
 			const struct policy_rule *r = &p->rules[p->by_nr[k]];
@@ -630,7 +649,7 @@ static void ll_scope(struct policy_landlock *ll, const struct policy *p)
 	if (!asked)
 		return;
 	if (ll->abi >= 6 && (asked & POLICY_SCOPE_ABSTRACT_UNIX)) {
-		const struct policy_rule *by = ll_scope_performed(p);
+		const struct policy_rule *by = ll_scope_performed(ll, p);
 
 		if (by) {
 			ll->scope_why = ll_printf(
@@ -717,6 +736,7 @@ void policy_landlock_free(struct policy_landlock *ll)
 		}
 	}
 	ll_rules_free(ll);
+	ll_net_free(ll, ll->state);
 	free(ll->state);
 	free(ll);
 }

@@ -15,7 +15,10 @@
  *    write-file, truncate, make-reg;
  *  - execve and execveat, on the same shape of rules: the execute right
  *    (the filter still sends them to the supervisor, which refuses the
- *    dynamic loader run as a program: landlock-compile.c).
+ *    dynamic loader run as a program: landlock-compile.c);
+ *  - connect and bind, each on its own: allows of TCP ports, `deny ...
+ *    proto=tcp kernel`, then an allow of the rest (landlock-net.c): the
+ *    connect-tcp and bind-tcp rights, a rule per port granted.
  * Everything else stays with seccomp and the supervisor, which gives the
  * same answers (the supervisor works out `kernel` as the kernel would).
  */
@@ -31,9 +34,22 @@
 
 /* The families of calls the layer can decide. */
 enum policy_landlock_family {
-	POLICY_LANDLOCK_OPEN, /* open, openat, openat2, creat (only non-creating opens move) */
-	POLICY_LANDLOCK_EXEC, /* execve, execveat */
+	POLICY_LANDLOCK_OPEN,	 /* open, openat, openat2, creat (only non-creating opens move) */
+	POLICY_LANDLOCK_EXEC,	 /* execve, execveat */
+	POLICY_LANDLOCK_CONNECT, /* connect: TCP ports (ABI 4), landlock-net.c */
+	POLICY_LANDLOCK_BIND,	 /* bind: TCP ports (ABI 4) */
 	POLICY_LANDLOCK_FAMILIES,
+};
+
+/* The file families (opens, exec) come first; the net ones follow. */
+#define POLICY_LANDLOCK_FILE_FAMILIES 2
+
+/* A TCP port the layer grants connect or bind on (one Landlock rule each). */
+struct policy_landlock_port {
+	uint16_t port;
+	uint64_t access;  /* LANDLOCK_ACCESS_NET_CONNECT_TCP, _BIND_TCP */
+	const char *file; /* the first policy rule granting it */
+	int line;
 };
 
 /* One Landlock rule: a directory and what is beneath it, or one file. */
@@ -81,6 +97,15 @@ struct policy_landlock {
 	 */
 	uint64_t scoped;
 	char *scope_why;
+	/*
+	 * connect and bind, when decided: the TCP rights the ruleset handles
+	 * (LANDLOCK_ACCESS_NET_*) and the ports it grants; every other TCP
+	 * port is refused by the kernel (EACCES), and the filter lets every
+	 * connect (bind) run, since the rules allow whatever is not TCP.
+	 */
+	uint64_t handled_net;
+	struct policy_landlock_port *ports;
+	size_t n_ports;
 	struct policy_landlock_state *state; /* private */
 };
 
@@ -111,8 +136,8 @@ const char *policy_landlock_rule_note(const struct policy_landlock *ll,
 bool policy_landlock_decides(const struct policy_landlock *ll, int nr);
 /*
  * Why calls of nr are not decided by Landlock (its family's why_not, or
- * why the layer never takes such calls); NULL when they are, or when nr
- * takes no path at all.
+ * why the layer never takes such calls: the sends); NULL when they are, or
+ * when nr takes no path and no address at all.
  */
 const char *policy_landlock_why_not(const struct policy_landlock *ll, int nr);
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Network conditions on the address of connect, bind, sendto, sendmsg and
- * sendmmsg: family=, addr=CIDR, port=N or N-M, unix=GLOB. Several words of
- * one kind: any may hold; every kind written must hold.
+ * sendmmsg: family=, addr=CIDR, port=N or N-M, unix=GLOB, and on the
+ * socket it is for: proto=tcp|udp. Several words of one kind: any may
+ * hold; every kind written must hold.
  *
  * IPv4 lives inside IPv6 here: an IPv4 prefix a.b.c.d/n is kept as
  * ::ffff:a.b.c.d/(96+n) and an IPv4 address as ::ffff:a.b.c.d, so an IPv6
@@ -83,14 +84,34 @@ static bool net_unix_holds(const struct policy_net *n, const struct policy_socka
 	return false;
 }
 
-/* Every kind the rule writes holds for this address (AF_UNSPEC: the call has none). */
+static bool net_proto_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
+{
+	for (size_t i = 0; i < n->n_protos; i++)
+		if (sa->proto != POLICY_PROTO_NONE && n->protos[i] == sa->proto)
+			return true;
+	return false;
+}
+
+static bool net_has_address_kind(const struct policy_net *n)
+{
+	return n->n_families || n->n_cidrs || n->n_ports || n->n_unix;
+}
+
+/*
+ * Every kind the rule writes holds for this address. AF_UNSPEC: the call
+ * has none, and meets no address condition; proto= still holds on its
+ * socket (a connect with AF_UNSPEC, which disconnects: the kernel's TCP
+ * sandbox checks it too).
+ */
 bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
 {
 	uint8_t addr[16];
 	bool have = net_addr16(sa, addr);
 
-	if (sa->family == AF_UNSPEC)
+	if (n->n_protos && !net_proto_holds(n, sa))
 		return false;
+	if (sa->family == AF_UNSPEC)
+		return !net_has_address_kind(n);
 	if (n->n_families && !net_family_holds(n, sa))
 		return false;
 	if (n->n_cidrs) {
@@ -104,7 +125,7 @@ bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
 	if (n->n_ports) {
 		bool any = false;
 
-		for (size_t i = 0; have && i < n->n_ports && !any; i++)
+		for (size_t i = 0; have && !sa->no_port && i < n->n_ports && !any; i++)
 			any = sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi;
 		if (!any)
 			return false;
@@ -116,7 +137,13 @@ bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
 
 bool net_is_empty(const struct policy_net *n)
 {
-	return !n->n_families && !n->n_cidrs && !n->n_ports && !n->n_unix;
+	return !net_has_address_kind(n) && !n->n_protos;
+}
+
+bool net_is_tcp_only(const struct policy_net *n)
+{
+	return !n->n_families && !n->n_cidrs && !n->n_unix && n->n_protos == 1 &&
+	       n->protos[0] == POLICY_PROTO_TCP;
 }
 
 void net_free(struct policy_net *n)
@@ -127,6 +154,7 @@ void net_free(struct policy_net *n)
 	for (size_t i = 0; i < n->n_unix; i++)
 		free(n->unix_globs[i]);
 	free(n->unix_globs);
+	free(n->protos);
 	*n = (struct policy_net){ 0 };
 }
 
@@ -146,14 +174,23 @@ static int net_push(void *arr, size_t *n, size_t sz, const void *elem)
 	return 0;
 }
 
-static void net_parse_family(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+/* A name of a comma-separated list (family=, proto=) and its value. */
+struct net_name {
+	const char *name;
+	int value;
+};
+
+/*
+ * The words after the '=' of t, each one of names, appended to *arr; an
+ * unknown one (or none) is an error: "unknown WHAT 'w'" with the hint.
+ */
+static void net_parse_list(struct parser *ps, const struct lexer_token *t,
+			   const struct net_name *names, size_t n, const char *what,
+			   const char *hint, int **arr, size_t *count)
 {
-	static const struct {
-		const char *name;
-		int af;
-	} fams[] = { { "inet", AF_INET }, { "inet6", AF_INET6 }, { "unix", AF_UNIX } };
-	_cleanup_free_ char *copy = strdup(t->text + strlen("family="));
+	_cleanup_free_ char *copy = strdup(strchr(t->text, '=') + 1);
 	char *save = NULL;
+	bool any = false;
 
 	if (!copy) {
 		ps->oom = true;
@@ -162,16 +199,28 @@ static void net_parse_family(struct parser *ps, struct policy_rule *r, const str
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
-		for (i = 0; i < ARRAY_SIZE(fams) && strcmp(w, fams[i].name) != 0; i++)
+		for (i = 0; i < n && strcmp(w, names[i].name) != 0; i++)
 			;
-		if (i == ARRAY_SIZE(fams)) {
-			parser_error(ps, t->col, "family= takes inet, inet6 or unix",
-				     "unknown address family '%s'", w);
+		if (i == n) {
+			parser_error(ps, t->col, hint, "unknown %s '%s'", what, w);
 			return;
 		}
-		if (net_push(&r->net.families, &r->net.n_families, sizeof(int), &fams[i].af) < 0)
+		any = true;
+		if (net_push(arr, count, sizeof(int), &names[i].value) < 0)
 			ps->oom = true;
 	}
+	if (!any)
+		parser_error(ps, t->col, hint, "%.*s names no %s",
+			     (int)(strchr(t->text, '=') - t->text + 1), t->text, what);
+}
+
+static void net_parse_family(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	static const struct net_name fams[] = {
+		{"inet", AF_INET}, {"inet6", AF_INET6}, {"unix", AF_UNIX}};
+
+	net_parse_list(ps, t, fams, ARRAY_SIZE(fams), "address family",
+		       "family= takes inet, inet6 or unix", &r->net.families, &r->net.n_families);
 }
 
 static int net_parse_cidr(const char *s, struct policy_cidr *ret)
@@ -288,12 +337,24 @@ static void net_parse_unix(struct parser *ps, struct policy_rule *r, const struc
 	}
 }
 
-/* family=, addr=, port= or unix=: 0, or -ENOENT when the word is none of them. */
+static void net_parse_proto(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
+{
+	static const struct net_name protos[] = {{"tcp", POLICY_PROTO_TCP},
+						 {"udp", POLICY_PROTO_UDP}};
+
+	net_parse_list(ps, t, protos, ARRAY_SIZE(protos), "protocol",
+		       "proto= takes tcp or udp, e.g. proto=tcp or proto=tcp,udp", &r->net.protos,
+		       &r->net.n_protos);
+}
+
+/* family=, addr=, port=, unix= or proto=: 0, or -ENOENT when the word is none of them. */
 int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
 {
 	const char *s = t->text;
 
-	if (strncmp(s, "family=", 7) == 0)
+	if (strncmp(s, "proto=", 6) == 0)
+		net_parse_proto(ps, r, t);
+	else if (strncmp(s, "family=", 7) == 0)
 		net_parse_family(ps, r, t);
 	else if (strncmp(s, "addr=", 5) == 0)
 		net_parse_addr(ps, r, t);
@@ -346,7 +407,12 @@ bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa
 		    bool permissive)
 {
 	struct policy_sockaddr lo;
-	bool literal = net_holds(n, sa);
+	bool literal;
+
+	/* A send without an address (a connected socket's) meets none, proto= included. */
+	if (sa->family == AF_UNSPEC && nr != SYS_connect && nr != SYS_bind)
+		return false;
+	literal = net_holds(n, sa);
 
 	/*
 	 * A destination of the any-address is both what was written and the

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <strings.h>
 
 #include "lib/util.h"
@@ -448,13 +449,28 @@ int policy_push_rule(struct policy *p, struct policy_rule *r)
 static void parse_check_kernel_answer(struct parser *ps, const struct policy_rule *r)
 {
 	for (size_t e = 0; e < r->n_syscalls; e++) {
+		int nr = r->syscalls[e];
+
 		/* bind of a Unix socket path, through @file-create: the answer is EACCES. */
-		if (landlock_answers_syscall(r->syscalls[e]) ||
-		    (r->syscall_roles[e] & ENTRY_UNIX_BIND))
+		if (landlock_answers_syscall(nr) || (r->syscall_roles[e] & ENTRY_UNIX_BIND))
 			continue;
-		parser_error(ps, r->syscall_cols[e], "write an errno for it, e.g. EACCES, in a rule of "
-			     "its own", "the kernel's answer ('kernel') is for the calls Landlock "
-			     "checks (opens, exec, making and removing names, truncate), not %s",
+		/* TCP ports: connect and bind (sends through @net-connect are refused EACCES). */
+		if (net_syscall_has_address(nr) && !net_is_empty(&r->net)) {
+			if (net_is_tcp_only(&r->net) && (nr == SYS_connect || nr == SYS_bind ||
+							 (r->syscall_roles[e] & ENTRY_NET)))
+				continue;
+			parser_error(ps, r->net_col, "e.g. 'deny connect bind proto=tcp kernel'",
+				     "the kernel's answer ('kernel') on %s is for TCP ports: its "
+				     "network conditions must be proto=tcp, and port= if any",
+				     policy_syscall_name(nr));
+			return;
+		}
+		parser_error(ps, r->syscall_cols[e],
+			     "write an errno for it, e.g. EACCES, in a rule of "
+			     "its own",
+			     "the kernel's answer ('kernel') is for the calls Landlock "
+			     "checks (opens, exec, making and removing names, truncate; connect "
+			     "and bind with proto=tcp), not %s",
 			     policy_syscall_name(r->syscalls[e]));
 		return;
 	}

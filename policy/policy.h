@@ -157,11 +157,24 @@ int policy_evaluate(const struct policy *p, const struct policy_call *call,
 int policy_evaluate_named(const struct policy *p, const struct policy_call *call,
 			  policy_path_fn get_path, void *userdata, struct policy_decision *ret);
 
+/* The protocol of a socket, for proto= (POLICY_PROTO_NONE: another, or unknown). */
+#define POLICY_PROTO_NONE 0
+#define POLICY_PROTO_TCP  1 /* IPv4 or IPv6, SOCK_STREAM, IPPROTO_TCP (not MPTCP, SCTP) */
+#define POLICY_PROTO_UDP  2 /* IPv4 or IPv6, SOCK_DGRAM, IPPROTO_UDP */
+
 /* A socket address copied out of the target, for network rules (issue 3). */
 struct policy_sockaddr {
 	int family;             /* AF_INET, AF_INET6, AF_UNIX, or another AF_* */
 	uint8_t addr[16];       /* network byte order; IPv4 in the first 4 bytes */
 	uint16_t port;          /* host byte order */
+	int proto;		/* POLICY_PROTO_*: the socket's, as the caller found it */
+	/*
+	 * A TCP socket's address that the kernel refuses before it looks at
+	 * the port (shorter than its family's, or of another family than the
+	 * socket's, AF_UNSPEC aside): it meets no port= condition, as the
+	 * kernel's TCP sandbox (Landlock) never sees a port in it.
+	 */
+	bool no_port;
 	/*
 	 * A destination of the any-address (0.0.0.0, ::ffff:0.0.0.0, ::)
 	 * reaches a local address: for IPv4 the socket's source (the address

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Landlock part of `unotify policy explain`: for each syscall a
- * family of which Landlock can decide (opens, exec) or that takes a path,
+ * family of which Landlock can decide (opens, exec, TCP ports of connect
+ * and bind), that takes a path or sends to an address,
  * whether the layer decides its calls on this kernel and, when not, why;
  * under each rule, what the layer does with it. Kept apart from explain.c,
  * which other commands' authors edit too.
@@ -13,6 +14,18 @@
 
 #include "explain-landlock.h"
 #include "lib/uapi.h"
+
+/* Does nr carry a socket address (connect, bind, the sends)? */
+static bool explain_landlock_addressed(int nr)
+{
+	static const char *const names[] = {"connect", "bind", "sendto", "sendmsg", "sendmmsg"};
+	const char *name = policy_syscall_name(nr);
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
 
 void explain_landlock_print_header(const struct run_landlock *ll)
 {
@@ -43,7 +56,7 @@ void explain_landlock_print_header(const struct run_landlock *ll)
 			       ? " "
 			       : "",
 		       (layer->scoped & LANDLOCK_SCOPE_SIGNAL) ? "signal" : "");
-	if (layer && (layer->n_rules || layer->scoped))
+	if (layer && (layer->n_rules || layer->n_ports || layer->scoped))
 		printf("  (the ruleset: unotify policy compile FILE --landlock)\n");
 }
 
@@ -52,11 +65,16 @@ const char *explain_landlock_layer_text(const struct run_landlock *ll, int nr)
 	static char text[512];
 	char flags[256];
 
-	if (policy_landlock_family_of(nr) == POLICY_LANDLOCK_EXEC)
+	int f = policy_landlock_family_of(nr);
+
+	if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND)
+		return "every call runs in the kernel: Landlock refuses a TCP socket's port the "
+		       "ruleset does not grant (EACCES), and lets the rest run: no round trip";
+	if (f == POLICY_LANDLOCK_EXEC)
 		return "the kernel checks every call against the Landlock ruleset; each goes to "
 		       "the supervisor first, which refuses the dynamic loader run as a program "
 		       "unless a rule names it";
-	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN)
+	if (f != POLICY_LANDLOCK_OPEN)
 		return "every call runs in the kernel, which checks it against the Landlock "
 		       "ruleset: no round trip";
 	landlock_open_notified_text(ll->layer, flags, sizeof(flags));
@@ -102,7 +120,7 @@ void explain_landlock_json_syscall(const struct run_landlock *ll, int nr, struct
 	struct json_object *l;
 	const char *why;
 
-	if (!ll->layer || !policy_pathcall_find(nr))
+	if (!ll->layer || (!policy_pathcall_find(nr) && !explain_landlock_addressed(nr)))
 		return;
 	l = json_object_new_object();
 	json_object_object_add(l, "decides",
@@ -169,6 +187,8 @@ void explain_landlock_json_header(const struct run_landlock *ll, struct json_obj
 	}
 	json_object_object_add(l, "rules",
 			       json_object_new_int((int)(ll->layer ? ll->layer->n_rules : 0)));
+	json_object_object_add(l, "ports",
+			       json_object_new_int((int)(ll->layer ? ll->layer->n_ports : 0)));
 	json_object_object_add(o, "landlock", l);
 }
 
@@ -179,18 +199,15 @@ bool explain_landlock_rule_decided(const struct run_landlock *ll, int nr, size_t
 
 const char *explain_landlock_why_not(const struct run_landlock *ll, int nr)
 {
-	static const char *const addressed[] = {"connect", "bind", "sendto", "sendmsg", "sendmmsg"};
 	const char *why = ll->layer ? policy_landlock_why_not(ll->layer, nr) : NULL;
-	const char *name = policy_syscall_name(nr);
 
 	if (why)
 		return why;
 	if (!ll->layer || ll->abi < 1)
 		return "no Landlock here (the kernel lacks it, or the layer is off)";
-	for (size_t i = 0; name && i < sizeof(addressed) / sizeof(addressed[0]); i++)
-		if (strcmp(name, addressed[i]) == 0)
-			return "socket addresses stay with the supervisor: Landlock's port right "
-			       "is TCP's alone, and it checks a socket's name on its directory "
-			       "(unotify.policy(5), LANDLOCK)";
+	if (explain_landlock_addressed(nr))
+		return "socket addresses stay with the supervisor: Landlock's port right "
+		       "is TCP's alone (proto=tcp port=), and it checks a socket's name "
+		       "on its directory (unotify.policy(5), LANDLOCK)";
 	return "Landlock has no right for this call";
 }

@@ -132,6 +132,22 @@ static int run_landlock_memfd(const struct run_landlock *ll, bool *ret_set, cons
 	return 1;
 }
 
+/* The TCP ports of the layer (connect, bind), as lib takes them. */
+static int run_landlock_ports(struct run_landlock *ll)
+{
+	free(ll->ports);
+	ll->ports = calloc(ll->layer->n_ports + 1, sizeof(*ll->ports));
+	if (!ll->ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < ll->layer->n_ports; i++)
+		ll->ports[i] = (struct unotify_landlock_port){.port = ll->layer->ports[i].port,
+							      .access = ll->layer->ports[i].access};
+	ll->attr.handled_net = ll->layer->handled_net;
+	ll->attr.ports = ll->ports;
+	ll->attr.n_ports = ll->layer->n_ports;
+	return 0;
+}
+
 int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock *ll)
 {
 	int r = policy_landlock_build(p, ll->abi, &ll->layer);
@@ -154,6 +170,9 @@ int run_landlock_prepare(const struct policy *p, bool quiet, struct run_landlock
 		ll->attr = (struct unotify_landlock){.abi = ll->abi,
 						     .handled_fs = ll->layer->handled_fs,
 						     .scoped = ll->layer->scoped};
+		r = run_landlock_ports(ll);
+		if (r < 0)
+			return r;
 		ll->rules = calloc(ll->layer->n_rules + 1, sizeof(*ll->rules));
 		if (!ll->rules)
 			return -ENOMEM;
@@ -182,11 +201,13 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 	ll->rules = calloc(ll->daemon.n_rules + 1, sizeof(*ll->rules));
 	if (!ll->rules)
 		return -ENOMEM;
-	ll->attr = (struct unotify_landlock){
-		.abi = ll->daemon.abi,
-		.handled_fs = ll->daemon.handled,
-		.scoped = ll->daemon.scoped,
-		.rules = ll->rules};
+	ll->attr = (struct unotify_landlock){.abi = ll->daemon.abi,
+					     .handled_fs = ll->daemon.handled,
+					     .scoped = ll->daemon.scoped,
+					     .rules = ll->rules,
+					     .handled_net = ll->daemon.handled_net,
+					     .ports = ll->daemon.ports,
+					     .n_ports = ll->daemon.n_ports};
 	for (size_t i = 0; i < ll->daemon.n_rules; i++) {
 		const char *why = NULL;
 		int r = unotify_landlock_check(&ll->daemon.rules[i], &why);
@@ -219,7 +240,8 @@ int run_landlock_adopt(struct run_landlock *ll, struct kernel_layer_landlock *k,
 
 const struct unotify_landlock *run_landlock_attr(const struct run_landlock *ll)
 {
-	return (ll->layer || ll->daemon.rules) && (ll->attr.handled_fs || ll->attr.scoped)
+	return (ll->layer || ll->daemon.rules) &&
+			       (ll->attr.handled_fs || ll->attr.handled_net || ll->attr.scoped)
 		       ? &ll->attr
 		       : NULL;
 }
@@ -229,5 +251,6 @@ void run_landlock_free(struct run_landlock *ll)
 	policy_landlock_free(ll->layer);
 	kernel_layer_landlock_free(&ll->daemon);
 	free(ll->rules);
+	free(ll->ports);
 	*ll = (struct run_landlock){0};
 }

@@ -20,6 +20,7 @@ struct run_landlock {
 	struct policy_landlock *layer; /* what policy/ says (never NULL once prepared) */
 	struct unotify_landlock attr;  /* the rules to bind, for the child */
 	struct unotify_landlock_rule *rules;
+	struct unotify_landlock_port *ports; /* the layer's TCP ports, as attr has them */
 	struct kernel_layer_landlock daemon; /* --daemon: the ruleset the daemon sent */
 	bool share_pid; /* set by the caller: the program shares our pid namespace */
 };

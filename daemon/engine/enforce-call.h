@@ -45,7 +45,8 @@ struct enforce_family {
 	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
 	/*
 	 * The policy refused it with `deny ... kernel`: the kernel's answer, a
-	 * positive errno (NULL: EACCES). See lib/refusal.c.
+	 * positive errno (NULL: EACCES), or 0 when the kernel's sandbox lets
+	 * this call through (it is then performed). See lib/refusal.c.
 	 */
 	int (*refuse)(struct enforce_call *c);
 	/*

@@ -10,8 +10,12 @@
  *
  * What the policy sees is what the kernel will act on: an AF_UNIX path
  * resolved as the target (connect and datagram sends follow it, bind
- * creates it), and AF_UNSPEC read as the kernel reads it for the socket
- * (IPv4 for bind and send on an IPv4 socket, "no address" otherwise).
+ * creates it), AF_UNSPEC read as the kernel reads it for the socket
+ * (IPv4 for bind and send on an IPv4 socket, "no address" otherwise), the
+ * socket's protocol (proto=), and on a TCP socket no port in an address
+ * the kernel's TCP sandbox refuses before its port (net_tcp_check), so
+ * that the rules Landlock takes (policy/landlock-net.c) answer the same
+ * from here.
  *
  * Data of sendto and sendmsg is copied too, at most NET_DATA_MAX bytes: a
  * stream socket then sends that much and returns the count (a short write,
@@ -53,7 +57,7 @@ struct net_state {
 	uint64_t msg_addr;     /* sendmsg */
 	int flags;             /* sendto, sendmsg */
 	int sock;              /* our copy of the target's socket, -1 */
-	int domain, type;
+	int domain, type, protocol;
 	bool fetched;
 	struct msghdr msg;     /* sendmsg: the target's header */
 	uint8_t addr[sizeof(struct sockaddr_storage)];
@@ -93,12 +97,10 @@ static void net_decode(struct enforce_call *c)
 	}
 }
 
-/* Our copy of the target's socket: EBADF and ENOTSOCK as the kernel says them. */
-static int net_socket(struct enforce_call *c, struct net_state *s)
+/* Our copy of the target's descriptor: EBADF as the kernel says it. */
+static int net_getfd(struct enforce_call *c, struct net_state *s)
 {
-	socklen_t len = sizeof(int);
 	unotify_target *t;
-	struct stat st;
 	int r;
 
 	r = enforce_target(c, &t);
@@ -107,12 +109,84 @@ static int net_socket(struct enforce_call *c, struct net_state *s)
 	s->sock = unotify_target_getfd(t, s->sockfd);
 	if (s->sock < 0)
 		return enforce_fail(c, s->sock == -EBADF || s->sock == -ENOENT ? -s->sock : EPERM);
+	return 0;
+}
+
+/* Is our copy a socket (ENOTSOCK as the kernel says it), and of what kind. */
+static int net_socket(struct enforce_call *c, struct net_state *s)
+{
+	socklen_t len = sizeof(int);
+	struct stat st;
+
 	if (fstat(s->sock, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return enforce_fail(c, ENOTSOCK);
 	if (getsockopt(s->sock, SOL_SOCKET, SO_DOMAIN, &s->domain, &len) < 0 ||
-	    getsockopt(s->sock, SOL_SOCKET, SO_TYPE, &s->type, &len) < 0)
+	    getsockopt(s->sock, SOL_SOCKET, SO_TYPE, &s->type, &len) < 0 ||
+	    getsockopt(s->sock, SOL_SOCKET, SO_PROTOCOL, &s->protocol, &len) < 0)
 		return enforce_fail(c, EPERM);
 	return 0;
+}
+
+/* proto=: what Landlock calls a TCP socket (sk_is_tcp), and its UDP peer. */
+static int net_proto(const struct net_state *s)
+{
+	if (s->domain != AF_INET && s->domain != AF_INET6)
+		return POLICY_PROTO_NONE;
+	if (s->type == SOCK_STREAM && s->protocol == IPPROTO_TCP)
+		return POLICY_PROTO_TCP;
+	if (s->type == SOCK_DGRAM && s->protocol == IPPROTO_UDP)
+		return POLICY_PROTO_UDP;
+	return POLICY_PROTO_NONE;
+}
+
+/*
+ * What the kernel's TCP sandbox (Landlock ABI 4, security/landlock/net.c)
+ * does with a connect or bind on a TCP socket before it looks at the
+ * port: -EINVAL or -EAFNOSUPPORT (refused, whatever the port), 0 (never
+ * refused: a disconnect, an address of a family it does not check, which
+ * the network stack then answers), 1 (it checks the port).
+ */
+static int net_tcp_check(const struct net_state *s, int nr)
+{
+	struct sockaddr_in sin;
+	sa_family_t family;
+
+	if (s->alen < sizeof(family))
+		return -EINVAL;
+	memcpy(&family, s->addr, sizeof(family));
+	/* A disconnect is always allowed, whatever its length (as Linux 6.18 has it). */
+	if (family == AF_UNSPEC && nr == SYS_connect)
+		return 0;
+	if ((family == AF_UNSPEC || family == AF_INET) && s->alen < sizeof(struct sockaddr_in))
+		return -EINVAL;
+	/* SIN6_LEN_RFC2133: an IPv6 address without its scope id will do. */
+	if (family == AF_INET6 && s->alen < offsetof(struct sockaddr_in6, sin6_scope_id))
+		return -EINVAL;
+	if (family != AF_UNSPEC && family != AF_INET && family != AF_INET6)
+		return 0;
+	if (family != AF_UNSPEC)
+		return family == s->domain ? 1 : -EINVAL;
+	/* bind: AF_UNSPEC is IPv4's any-address, on an IPv4 socket only. */
+	memcpy(&sin, s->addr, sizeof(sin));
+	if (s->domain != AF_INET)
+		return -EINVAL;
+	return sin.sin_addr.s_addr == htonl(INADDR_ANY) ? 1 : -EAFNOSUPPORT;
+}
+
+/*
+ * `deny connect bind proto=tcp kernel`: Landlock's answer. Sends (through
+ * @net-connect), which Landlock does not check, are refused EACCES.
+ */
+static int net_refuse(struct enforce_call *c)
+{
+	struct net_state *s = c->state;
+	int nr = c->req->data.nr, k;
+
+	if (!s || !s->fetched || (nr != SYS_connect && nr != SYS_bind) ||
+	    net_proto(s) != POLICY_PROTO_TCP)
+		return EACCES;
+	k = net_tcp_check(s, nr);
+	return k < 0 ? -k : k == 0 ? 0 : EACCES;
 }
 
 /* The address bytes (at most a sockaddr_storage, as move_addr_to_kernel takes them). */
@@ -122,8 +196,11 @@ static int net_read_addr(struct enforce_call *c, struct net_state *s, uint64_t a
 
 	if (len < 0 || (size_t)len > sizeof(s->addr))
 		return enforce_fail(c, EINVAL);
-	if (addr == 0 || len == 0)
+	if (len == 0)
 		return 0;
+	/* move_addr_to_kernel copies len bytes from it, NULL or not. */
+	if (addr == 0)
+		return enforce_fail(c, EFAULT);
 	r = unotify_mem_read(c->l, c->req, addr, s->addr, (size_t)len);
 	if (r < 0)
 		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
@@ -387,8 +464,11 @@ static int net_view(struct enforce_call *c, struct net_state *s)
 {
 	struct policy_sockaddr *v = &s->view;
 	sa_family_t family = AF_UNSPEC;
+	int nr = c->req->data.nr;
 
-	*v = (struct policy_sockaddr){ .family = AF_UNSPEC };
+	*v = (struct policy_sockaddr){.family = AF_UNSPEC, .proto = net_proto(s)};
+	if (v->proto == POLICY_PROTO_TCP && (nr == SYS_connect || nr == SYS_bind))
+		v->no_port = net_tcp_check(s, nr) != 1;
 	if (s->alen >= sizeof(family))
 		memcpy(&family, s->addr, sizeof(family));
 	else if (s->alen == 0)
@@ -397,7 +477,7 @@ static int net_view(struct enforce_call *c, struct net_state *s)
 	 * An IPv4 socket takes AF_UNSPEC as IPv4 for bind (INADDR_ANY) and
 	 * send (udp_sendmsg, raw_sendmsg); connect takes it as "disconnect".
 	 */
-	if (family == AF_UNSPEC && s->domain == AF_INET && c->req->data.nr != SYS_connect)
+	if (family == AF_UNSPEC && s->domain == AF_INET && nr != SYS_connect)
 		family = AF_INET;
 	switch (family) {
 	case AF_UNSPEC:
@@ -459,14 +539,19 @@ static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **r
 		return 0;
 	}
 	if (!s->fetched) {
-		r = s->sock >= 0 ? 0 : net_socket(c, s);
+		r = s->sock >= 0 ? 0 : net_getfd(c, s);
+		/* connect copies its address before it looks for a socket (__sys_connect). */
+		if (r == 0 && c->req->data.nr == SYS_connect)
+			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
+		if (r == 0)
+			r = net_socket(c, s);
 		if (r == 0 && c->req->data.nr == SYS_sendmsg) {
 			r = net_read_msghdr(c, s);
 			if (r == 0)
 				r = net_read_control(c, s);
 			if (r == 0)
 				r = net_scan_control(c, s, (uint8_t[4]){ 0 }, &(bool){ false });
-		} else if (r == 0)
+		} else if (r == 0 && c->req->data.nr != SYS_connect)
 			r = net_read_addr(c, s, s->addr_addr, (int)s->addr_len);
 		if (r == 0)
 			r = net_view(c, s);
@@ -616,6 +701,7 @@ const struct enforce_family enforce_net_family = {
 	.decode = net_decode,
 	.sockaddr = net_sockaddr,
 	.perform = net_perform,
+	.refuse = net_refuse,
 	.release = net_release,
 	.works = 1U << UNOTIFY_WORK_SUPERVISE | 1U << UNOTIFY_WORK_NET,
 };

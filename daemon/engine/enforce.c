@@ -427,10 +427,16 @@ static const char *enforce_verdict_from(struct enforce_call *c, const struct pol
 	case POLICY_DENY:
 	default:
 		/* `deny ... kernel`: what the kernel answers when its sandbox refuses. */
-		if (d->kernel_answer)
-			enforce_verdict_errno(v, c->family && c->family->refuse ?
-							 c->family->refuse(c) : EACCES);
-		else
+		if (d->kernel_answer) {
+			int e = c->family && c->family->refuse ? c->family->refuse(c) : EACCES;
+
+			/* 0: the kernel's sandbox never refuses this call (a TCP disconnect). */
+			if (e == 0) {
+				enforce_allow(c, true, v);
+				return "allow";
+			}
+			enforce_verdict_errno(v, e);
+		} else
 			enforce_verdict_errno(v, d->error ? d->error : EPERM);
 		return "deny";
 	}

@@ -11,7 +11,8 @@
 #include "kernel-layer-landlock.h"
 #include "lib/util.h"
 
-static const char *const kernel_layer_families[KERNEL_LAYER_LANDLOCK_FAMILIES] = {"opens", "exec"};
+static const char *const kernel_layer_families[KERNEL_LAYER_LANDLOCK_FAMILIES] = {
+	"opens", "exec", "connect", "bind"};
 
 int kernel_layer_request_add_landlock(struct json_object *req, int abi, unsigned int off)
 {
@@ -27,6 +28,7 @@ int kernel_layer_request_add_landlock(struct json_object *req, int abi, unsigned
 		if (off & (1u << f))
 			json_object_array_add(o, json_object_new_string(kernel_layer_families[f]));
 	json_object_object_add(l, "off", o);
+	json_object_object_add(l, "ports", json_object_new_boolean(true));
 	json_object_object_add(req, "landlock", l);
 	return 0;
 }
@@ -43,7 +45,7 @@ static int64_t kernel_layer_get_int(struct json_object *o, const char *key, int6
 int kernel_layer_request_landlock(struct json_object *req, int *ret_abi, unsigned int *ret_off,
 				  const char **ret_why)
 {
-	struct json_object *l, *off;
+	struct json_object *l, *off, *ports;
 	int64_t abi;
 	unsigned int mask = 0;
 
@@ -66,10 +68,15 @@ int kernel_layer_request_landlock(struct json_object *req, int *ret_abi, unsigne
 				known = true;
 			}
 		if (!known) {
-			*ret_why = "\"off\" names a family other than \"opens\" and \"exec\"";
+			*ret_why = "\"off\" names a family other than \"opens\", \"exec\", "
+				   "\"connect\" and \"bind\"";
 			return -EINVAL;
 		}
 	}
+	/* A client that does not bind TCP port rules: the daemon keeps them. */
+	if (!json_object_object_get_ex(l, "ports", &ports) ||
+	    !json_object_is_type(ports, json_type_boolean) || !json_object_get_boolean(ports))
+		mask |= KERNEL_LAYER_LANDLOCK_NET;
 	*ret_abi = (int)abi;
 	*ret_off = mask;
 	return 1;
@@ -95,7 +102,8 @@ int kernel_layer_answer_add_landlock(struct json_object *answer,
 {
 	struct json_object *l, *rules;
 
-	if (ll->n_rules > KERNEL_LAYER_LANDLOCK_RULES_MAX)
+	if (ll->n_rules > KERNEL_LAYER_LANDLOCK_RULES_MAX ||
+	    ll->n_ports > KERNEL_LAYER_LANDLOCK_PORTS_MAX)
 		return -E2BIG;
 	l = json_object_new_object();
 	rules = json_object_new_array();
@@ -110,6 +118,23 @@ int kernel_layer_answer_add_landlock(struct json_object *answer,
 	for (size_t i = 0; i < ll->n_rules; i++)
 		json_object_array_add(rules, kernel_layer_rule(&ll->rules[i], ll->families[i]));
 	json_object_object_add(l, "rules", rules);
+	if (ll->handled_net) {
+		struct json_object *ports = json_object_new_array();
+
+		if (!ports)
+			return -ENOMEM;
+		for (size_t i = 0; i < ll->n_ports; i++) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "port", json_object_new_int(ll->ports[i].port));
+			json_object_object_add(o, "access",
+					       json_object_new_int64((int64_t)ll->ports[i].access));
+			json_object_array_add(ports, o);
+		}
+		json_object_object_add(l, "handled_net",
+				       json_object_new_int64((int64_t)ll->handled_net));
+		json_object_object_add(l, "ports", ports);
+	}
 	json_object_object_add(answer, "landlock", l);
 	return 0;
 }
@@ -140,6 +165,35 @@ static int kernel_layer_rule_parse(struct json_object *o, struct unotify_landloc
 					    .access = (uint64_t)access,
 					    .covered = (uint64_t)covered};
 	*ret_families = (unsigned int)families;
+	return 0;
+}
+
+/* The answer's TCP ports (optional: a daemon without them), else -EPROTO. */
+static int kernel_layer_ports_parse(struct json_object *l, struct kernel_layer_landlock *ll)
+{
+	struct json_object *ports;
+	size_t n;
+
+	if (!json_object_object_get_ex(l, "handled_net", NULL))
+		return 0;
+	ll->handled_net = (uint64_t)kernel_layer_get_int(l, "handled_net", -1);
+	if (ll->handled_net == (uint64_t)-1 || !json_object_object_get_ex(l, "ports", &ports) ||
+	    !json_object_is_type(ports, json_type_array) ||
+	    (n = json_object_array_length(ports)) > KERNEL_LAYER_LANDLOCK_PORTS_MAX)
+		return -EPROTO;
+	ll->ports = calloc(n + 1, sizeof(*ll->ports));
+	if (!ll->ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(ports, i);
+		int64_t port = kernel_layer_get_int(o, "port", -1);
+		int64_t access = kernel_layer_get_int(o, "access", -1);
+
+		if (port < 0 || port > 65535 || access < 0)
+			return -EPROTO;
+		ll->ports[ll->n_ports++] = (struct unotify_landlock_port){
+			.port = (uint16_t)port, .access = (uint64_t)access};
+	}
 	return 0;
 }
 
@@ -174,6 +228,8 @@ int kernel_layer_answer_landlock(struct json_object *answer, struct kernel_layer
 		if (r == 0)
 			ll.n_rules++;
 	}
+	if (r == 0)
+		r = kernel_layer_ports_parse(l, &ll);
 	if (r < 0) {
 		kernel_layer_landlock_free(&ll);
 		return r;
@@ -188,5 +244,6 @@ void kernel_layer_landlock_free(struct kernel_layer_landlock *ll)
 		free((char *)ll->rules[i].path);
 	free(ll->rules);
 	free(ll->families);
+	free(ll->ports);
 	*ll = (struct kernel_layer_landlock){0};
 }

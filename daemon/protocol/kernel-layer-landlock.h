@@ -6,10 +6,14 @@
  * built with the layer of its policy and the ruleset, which the client
  * checks on its system and its program binds (docs/LANDLOCK.md). Both
  * members are optional: without them, the filter of the policy alone.
+ * A client that binds TCP port rules says "ports":true; without it (an
+ * older client) the daemon keeps connect and bind (TCP ports) to itself.
  *
- *   request  ... "landlock":{"abi":N,"off":["opens"|"exec",...]}
+ *   request  ... "landlock":{"abi":N,"off":["opens"|"exec"|"connect"|"bind",...],
+ *                "ports":true}
  *   answer   ... "landlock":{"abi":N,"handled":H,"scoped":S,"rules":[{"path":P,
- *                "beneath":B,"access":A,"covered":C,"families":F},...]}
+ *                "beneath":B,"access":A,"covered":C,"families":F},...],
+ *                "handled_net":HN,"ports":[{"port":N,"access":A},...]}
  */
 #ifndef UNOTIFY_KERNEL_LAYER_LANDLOCK_H
 #define UNOTIFY_KERNEL_LAYER_LANDLOCK_H
@@ -21,9 +25,12 @@
 struct json_object;
 
 /* The families, as landlock.h numbers them (bit f of a mask). */
-#define KERNEL_LAYER_LANDLOCK_FAMILIES 2
-/* At most this many rules in an answer. */
+#define KERNEL_LAYER_LANDLOCK_FAMILIES 4
+/* The TCP families (connect, bind): off unless the client says it binds ports. */
+#define KERNEL_LAYER_LANDLOCK_NET (1u << 2 | 1u << 3)
+/* At most this many rules (and TCP ports) in an answer. */
 #define KERNEL_LAYER_LANDLOCK_RULES_MAX 256
+#define KERNEL_LAYER_LANDLOCK_PORTS_MAX 1024
 
 /* The ruleset of an answer; paths and arrays owned. */
 struct kernel_layer_landlock {
@@ -33,6 +40,9 @@ struct kernel_layer_landlock {
 	struct unotify_landlock_rule *rules;
 	unsigned int *families; /* per rule: bit f, the families that need it */
 	size_t n_rules;
+	uint64_t handled_net; /* LANDLOCK_ACCESS_NET_* (absent: 0) */
+	struct unotify_landlock_port *ports;
+	size_t n_ports;
 };
 
 /* The client: asks for the layer of abi, without the families of the mask off. -ENOMEM. */

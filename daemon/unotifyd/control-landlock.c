@@ -25,12 +25,18 @@ static int control_landlock_answer(const struct policy_landlock *ll, struct json
 	struct kernel_layer_landlock k = {.abi = ll->abi,
 					  .handled = ll->handled_fs,
 					  .scoped = ll->scoped,
-					  .n_rules = ll->n_rules};
+					  .n_rules = ll->n_rules,
+					  .handled_net = ll->handled_net,
+					  .n_ports = ll->n_ports};
 	int r = -ENOMEM;
 
 	k.rules = calloc(ll->n_rules + 1, sizeof(*k.rules));
 	k.families = calloc(ll->n_rules + 1, sizeof(*k.families));
-	if (k.rules && k.families) {
+	k.ports = calloc(ll->n_ports + 1, sizeof(*k.ports));
+	if (k.rules && k.families && k.ports) {
+		for (size_t i = 0; i < ll->n_ports; i++)
+			k.ports[i] = (struct unotify_landlock_port){.port = ll->ports[i].port,
+								    .access = ll->ports[i].access};
 		for (size_t i = 0; i < ll->n_rules; i++) {
 			k.rules[i] =
 				(struct unotify_landlock_rule){.path = ll->rules[i].path,
@@ -44,6 +50,7 @@ static int control_landlock_answer(const struct policy_landlock *ll, struct json
 	/* The paths are the layer's: not kernel_layer_landlock_free(). */
 	free(k.rules);
 	free(k.families);
+	free(k.ports);
 	return r;
 }
 

@@ -24,40 +24,6 @@
 
 #include "attack.h"
 
-/* Sends fd (when >= 0) over sock in SCM_RIGHTS with one byte. */
-static int r2_send_fd(int sock, int fd)
-{
-	char control[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'x';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
-			    .msg_controllen = sizeof(control) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) < 0 ? -errno : 0;
-}
-
-static int r2_recv_fd(int sock)
-{
-	char control[CMSG_SPACE(sizeof(int))] = { 0 }, byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
-			    .msg_controllen = sizeof(control) };
-	struct cmsghdr *c;
-	int fd;
-
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) <= 0)
-		return -EIO;
-	c = CMSG_FIRSTHDR(&m);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -EIO;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
-}
-
 /* A listener whose filter no task uses any more: a child loads it, hands it over, exits. */
 static int r2_dead_listener(void)
 {
@@ -82,10 +48,10 @@ static int r2_dead_listener(void)
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 		l = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				 SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-		_exit(l < 0 || r2_send_fd(sv[1], l) < 0 ? 1 : 0);
+		_exit(l < 0 || send_fd(sv[1], l) < 0 ? 1 : 0);
 	}
 	close(sv[1]);
-	fd = r2_recv_fd(sv[0]);
+	fd = recv_fd(sv[0]);
 	close(sv[0]);
 	waitpid(pid, NULL, 0);
 	return fd;

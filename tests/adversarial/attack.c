@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "attack.h"
@@ -75,6 +76,40 @@ int setup_failed(const char *what, int err)
 {
 	result("SETUP %s %s", what, errname(err));
 	return 3;
+}
+
+/* Sends fd (when >= 0) over sock in SCM_RIGHTS with one byte. */
+int send_fd(int sock, int fd)
+{
+	char control[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'x';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			    .msg_controllen = sizeof(control) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) < 0 ? -errno : 0;
+}
+
+int recv_fd(int sock)
+{
+	char control[CMSG_SPACE(sizeof(int))] = { 0 }, byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+			    .msg_controllen = sizeof(control) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) <= 0)
+		return -EIO;
+	c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -EIO;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
 }
 
 /*
@@ -293,7 +328,7 @@ static const struct attack_cmd *const attack_tables[] = {
 	attack_proc_cmds, attack_sup_cmds,   attack_ns_cmds,	 attack_fs_cmds,
 	attack_net_cmds,  attack_stall_cmds, attack_daemon_cmds, attack_r2_fs_cmds,
 	attack_r2_net_cmds, attack_r2_sys_cmds, attack_r2_daemon_cmds,
-	attack_r3_cmds, attack_r4_cmds, attack_r5_cmds,
+	attack_r3_cmds, attack_r4_cmds, attack_r5_cmds, attack_tcp_cmds,
 };
 
 static void usage(void)

@@ -55,6 +55,10 @@ const char *expand_path(const char *s);
 long parse_long(const char *s);
 /* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither (attack-net.c). */
 socklen_t attack_addr(const char *addr, const char *port, struct sockaddr_storage *ss);
+/* Sends fd over sock in SCM_RIGHTS with one byte: 0 or -errno. */
+int send_fd(int sock, int fd);
+/* The fd of one SCM_RIGHTS message on sock (close-on-exec), or -errno. */
+int recv_fd(int sock);
 /* Does buf hold needle? Returns its offset or -1. */
 long find_bytes(const char *buf, size_t len, const char *needle, size_t nlen);
 /* A process's state letter from /proc/PID/stat ('?' if unreadable). */
@@ -95,6 +99,7 @@ extern const struct attack_cmd attack_r2_sys_cmds[];
 extern const struct attack_cmd attack_r2_daemon_cmds[];
 extern const struct attack_cmd attack_r3_cmds[];
 extern const struct attack_cmd attack_r4_cmds[];
+extern const struct attack_cmd attack_tcp_cmds[];
 extern const struct attack_cmd attack_r5_cmds[];
 
 #endif

@@ -241,6 +241,67 @@ expect_answered() {
 	fi
 }
 
+# ---- listeners outside the sandbox, counting what reaches them ----
+
+# listener NAME tcp|udp ADDR: `attack listen-count` on ADDR, an ephemeral
+# port: its count in $T/NAME, flushes in $T/NAME.flush, the port in
+# $T/NAME.port (also returned by `port NAME`).
+listener() {
+	"$ATTACK" listen-count "$2" "$3" 0 150 "$T/$1" >"$T/$1.log" 2>&1 </dev/null &
+	track_pid $!
+	echo "$2 $3" >"$T/$1.kind"
+	wait_until 10 test -s "$T/$1.port" ||
+		fail "listener $1 ($2 $3) did not start: $(cat "$T/$1.log")"
+}
+
+count() {
+	cat "$T/$1"
+}
+
+port() {
+	cat "$T/$1.port"
+}
+
+# flushed NAME N: the listener has counted more than N flushes (read at each try).
+flushed() {
+	[ "$(cat "$T/$1.flush")" -gt "$2" ]
+}
+
+# flush NAME: a connection (or datagram) of our own from outside the sandbox,
+# marked FLUSH, and a wait until the listener counted it. A listener takes
+# connections in order: once ours is counted, an earlier one from the attack
+# is too. Datagrams get two flushes: one may overtake across CPUs. A
+# listener on a wildcard address is reached on the loopback.
+flush() {
+	read -r _proto _addr <"$T/$1.kind"
+	case $_addr in
+	::) _addr=::1 ;;
+	0.0.0.0) _addr=127.0.0.1 ;;
+	esac
+	for _k in 1 2; do
+		_f=$(cat "$T/$1.flush")
+		if [ "$_proto" = udp ]; then
+			"$ATTACK" udp-send "$_addr" "$(port "$1")" FLUSH >/dev/null
+		else
+			"$ATTACK" connect "$_addr" "$(port "$1")" FLUSH >/dev/null
+		fi
+		wait_until 10 flushed "$1" "$_f" || fail "the $1 listener stopped counting"
+	done
+}
+
+# expect_count NAME BEFORE: the listener NAME saw nothing since BEFORE.
+expect_count() {
+	flush "$1"
+	_got=$(( $(count "$1") - $2 ))
+	if hung; then
+		case_fail "the run did not end within its time limit: a hang"
+	elif [ "$_got" != 0 ]; then
+		case_fail "the $1 listener got $_got connection(s) or datagram(s): $(results | head -1)"
+	else
+		case_pass "nothing reached the $1 listener ($(results | head -1))"
+	fi
+}
+
 # finish: the summary line, and the exit status of the whole script.
 finish() {
 	say "$TEST_NAME: $PASSED passed, $FAILED failed, $SKIPPED skipped"

@@ -30,58 +30,12 @@ deny @net-connect addr=127.0.0.0/8 addr=::1/128 ENETUNREACH
 deny openat open path=$T/$NEEDLE EACCES
 EOF
 
-# listener NAME PROTO ADDR: counts in $T/NAME, its port in $T/NAME.port.
-listener() {
-	"$ATTACK" listen-count "$2" "$3" 0 120 "$T/$1" >"$T/$1.log" 2>&1 &
-	track_pid $!
-	wait_until 10 test -s "$T/$1.port" ||
-		fail "listener $1 ($2 $3) did not start: $(cat "$T/$1.log")"
-}
-
-count() {
-	cat "$T/$1"
-}
-
 listener tcp4 tcp 127.0.0.1
 listener tcp6 tcp ::
 listener udp4 udp 127.0.0.1
 TCP4=$(cat "$T/tcp4.port")
 TCP6=$(cat "$T/tcp6.port")
 UDP4=$(cat "$T/udp4.port")
-
-# flushed NAME N: the listener has counted more than N flushes (read at each try).
-flushed() {
-	[ "$(cat "$T/$1.flush")" -gt "$2" ]
-}
-
-# flush NAME: a connection (or datagram) of our own from outside the sandbox,
-# marked FLUSH, and a wait until the listener counted it. A listener takes
-# connections in order: once ours is counted, an earlier one from the attack
-# is too. Datagrams get two flushes: one may overtake across CPUs.
-flush() {
-	for _k in 1 2; do
-		_f=$(cat "$T/$1.flush")
-		case $1 in
-		tcp4) "$ATTACK" connect 127.0.0.1 "$TCP4" FLUSH >/dev/null ;;
-		tcp6) "$ATTACK" connect ::1 "$TCP6" FLUSH >/dev/null ;;
-		udp4) "$ATTACK" udp-send 127.0.0.1 "$UDP4" FLUSH >/dev/null ;;
-		esac
-		wait_until 10 flushed "$1" "$_f" || fail "the $1 listener stopped counting"
-	done
-}
-
-# expect_count NAME BEFORE: the listener NAME saw nothing since BEFORE.
-expect_count() {
-	flush "$1"
-	_got=$(( $(count "$1") - $2 ))
-	if hung; then
-		case_fail "the run did not end within its time limit: a hang"
-	elif [ "$_got" != 0 ]; then
-		case_fail "the $1 listener got $_got connection(s) or datagram(s): $(results | head -1)"
-	else
-		case_pass "nothing reached the $1 listener ($(results | head -1))"
-	fi
-}
 
 for c in "control-connect tcp4 connect 127.0.0.1 $TCP4" \
 	"control-connect6 tcp6 connect ::1 $TCP6" \

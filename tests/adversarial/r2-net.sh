@@ -23,51 +23,10 @@ default allow
 deny @net-connect addr=127.0.0.2 ENETUNREACH
 EOF
 
-# listener NAME PROTO ADDR: counts in $T/NAME, its port in $T/NAME.port.
-listener() {
-	"$ATTACK" listen-count "$2" "$3" 0 150 "$T/$1" >"$T/$1.log" 2>&1 </dev/null &
-	track_pid $!
-	wait_until 10 test -s "$T/$1.port" ||
-		fail "listener $1 ($2 $3) did not start: $(cat "$T/$1.log")"
-}
-
 listener tcp2 tcp 127.0.0.2
 listener udp2 udp 127.0.0.2
 TCP2=$(cat "$T/tcp2.port")
 UDP2=$(cat "$T/udp2.port")
-
-count() {
-	cat "$T/$1"
-}
-
-flushed() {
-	[ "$(cat "$T/$1.flush")" -gt "$2" ]
-}
-
-# flush NAME: ours, from outside, counted: what the attack sent before is too.
-flush() {
-	for _k in 1 2; do
-		_f=$(cat "$T/$1.flush")
-		case $1 in
-		tcp2) "$ATTACK" connect 127.0.0.2 "$TCP2" FLUSH >/dev/null ;;
-		udp2) "$ATTACK" udp-send 127.0.0.2 "$UDP2" FLUSH >/dev/null ;;
-		tcp1) "$ATTACK" connect 127.0.0.1 "$TCP1" FLUSH >/dev/null ;;
-		esac
-		wait_until 10 flushed "$1" "$_f" || fail "the $1 listener stopped counting"
-	done
-}
-
-expect_count() {
-	flush "$1"
-	_got=$(( $(count "$1") - $2 ))
-	if hung; then
-		case_fail "the run did not end within its time limit: a hang"
-	elif [ "$_got" != 0 ]; then
-		case_fail "the $1 listener on 127.0.0.2 got $_got: $(results | head -1)"
-	else
-		case_pass "nothing reached 127.0.0.2 ($(results | head -1))"
-	fi
-}
 
 for c in "control-tcp tcp2 connect 127.0.0.2 $TCP2" \
 	"control-udp udp2 udp-send 127.0.0.2 $UDP2" \

@@ -8,6 +8,10 @@
  *
  *   connect TYPE ADDRESS                 ok (stream: and one line read back: got=...)
  *   bind TYPE ADDRESS                    ok name=<getsockname>
+ *     both with [sock=inet|inet6] (a socket of that family, whatever the
+ *     address's), [len=N] (the address's length passed), [mptcp] (an
+ *     IPPROTO_MPTCP stream socket), [notsock] (on /dev/null instead),
+ *     [badaddr] (an address pointer to nothing)
  *   sendto TYPE ADDRESS DATA [size=N] [connect] [noaddr] [repeat=N] [nosignal]
  *                                        [sigpipe=catch|ignore]
  *                                        ok n=N (DATA, or N bytes of 'x'; connected
@@ -124,15 +128,44 @@ static int probe_parse_addr(int argc, char **argv, struct probe_addr *a)
 	return -1;
 }
 
+/* sock=, len=, mptcp after the address (connect, bind): -1 when malformed. */
+static int probe_socket_opts(int argc, char **argv, struct probe_addr *a, int *ret_proto)
+{
+	long len;
+
+	*ret_proto = probe_has(argc, argv, "mptcp") ? 262 /* IPPROTO_MPTCP */ : 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "sock=inet") == 0)
+			a->domain = AF_INET;
+		else if (strcmp(argv[i], "sock=inet6") == 0)
+			a->domain = AF_INET6;
+		else if (strncmp(argv[i], "len=", 4) == 0) {
+			/* Longer than the buffer: the kernel refuses it (EINVAL) before reading. */
+			if (probe_parse_long(argv[i] + 4, &len) < 0 || len < 0 || len > 4096)
+				return -1;
+			a->len = (socklen_t)len;
+		}
+	}
+	return 0;
+}
+
+/* The address as connect and bind get it: badaddr, a pointer to nothing. */
+static struct sockaddr *probe_addr_ptr(int argc, char **argv, struct probe_addr *a)
+{
+	return probe_has(argc, argv, "badaddr") ? (struct sockaddr *)8 : (struct sockaddr *)&a->ss;
+}
+
 /* TYPE ADDRESS...: a new socket of that type for that address; -1 (printed) on failure. */
 static int probe_socket_for(int argc, char **argv, struct probe_addr *a)
 {
-	int type, fd;
+	int type, fd, proto;
 
-	if (argc < 2 || probe_parse_addr(argc - 1, argv + 1, a) < 0)
+	if (argc < 2 || probe_parse_addr(argc - 1, argv + 1, a) < 0 ||
+	    probe_socket_opts(argc, argv, a, &proto) < 0)
 		return -2;
 	type = strcmp(argv[0], "dgram") == 0 ? SOCK_DGRAM : SOCK_STREAM;
-	fd = socket(a->domain, type | SOCK_CLOEXEC, 0);
+	fd = probe_has(argc, argv, "notsock") ? open("/dev/null", O_RDWR | O_CLOEXEC)
+					      : socket(a->domain, type | SOCK_CLOEXEC, proto);
 	if (fd < 0) {
 		printf("socket ");
 		probe_print_err(errno);
@@ -181,7 +214,7 @@ static int probe_cmd_connect(int argc, char **argv)
 		return 2;
 	if (fd < 0)
 		return 0;
-	if (connect(fd, (struct sockaddr *)&a.ss, a.len) < 0) {
+	if (connect(fd, probe_addr_ptr(argc, argv, &a), a.len) < 0) {
 		probe_print_err(errno);
 		return 0;
 	}
@@ -207,7 +240,7 @@ static int probe_cmd_bind(int argc, char **argv)
 		return 2;
 	if (fd < 0)
 		return 0;
-	if (bind(fd, (struct sockaddr *)&a.ss, a.len) < 0) {
+	if (bind(fd, probe_addr_ptr(argc, argv, &a), a.len) < 0) {
 		probe_print_err(errno);
 		return 0;
 	}

@@ -6,6 +6,7 @@
  *   path=/a (path 0)  path0=/a  path1=/b  path1=!ENOENT (the read fails)
  *   flags=O_WRONLY|O_CREAT or flags=0x241 (openat2: in memory)  flags=!EFAULT
  *   family=inet|inet6|unix|none  addr=10.1.2.3  port=443  unix=/run/x  unix=@name
+ *   proto=tcp|udp|none (the socket's)  noport (a TCP address refused before its port)
  *   sa=!EFAULT (the address cannot be read)
  *
  * and handed to policy_evaluate_args through counting callbacks: each
@@ -119,6 +120,11 @@ int targs_parse_word(struct targs *a, const char *w)
 {
 	const char *v = strchr(w, '=');
 
+	if (strcmp(w, "noport") == 0) {
+		a->has_sa = true;
+		a->sa.no_port = true;
+		return 0;
+	}
 	if (!v)
 		return -ENOENT;
 	v++;
@@ -130,7 +136,14 @@ int targs_parse_word(struct targs *a, const char *w)
 		return targs_flags(a, v);
 	a->has_sa |= strncmp(w, "family=", 7) == 0 || strncmp(w, "addr=", 5) == 0 ||
 		     strncmp(w, "port=", 5) == 0 || strncmp(w, "unix=", 5) == 0 ||
-		     strncmp(w, "sa=", 3) == 0;
+		     strncmp(w, "sa=", 3) == 0 || strncmp(w, "proto=", 6) == 0;
+	if (strcmp(w, "proto=tcp") == 0 || strcmp(w, "proto=udp") == 0 ||
+	    strcmp(w, "proto=none") == 0) {
+		a->sa.proto = w[6] == 't'   ? POLICY_PROTO_TCP
+			      : w[6] == 'u' ? POLICY_PROTO_UDP
+					    : POLICY_PROTO_NONE;
+		return 0;
+	}
 	if (strncmp(w, "family=", 7) == 0)
 		return targs_family(a, v);
 	if (strncmp(w, "addr=", 5) == 0)

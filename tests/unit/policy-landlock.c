@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Landlock layer in test-policy: the tables' landlock:, decides:,
- * why-not:, ruleset:, handled: and notify-rdwr: directives, and a model of
+ * why-not:, ruleset:, handled:, ports: and notify-rdwr: directives, and a model of
  * what the kernel's Landlock decides for a call the filter lets run, which
  * the evaluator must agree with (the proof, call by call, that moving the
  * rules keeps their meaning). The model is Landlock's own rule: the rights
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/audit.h>
 
@@ -96,6 +97,56 @@ bool landlock_model_allows(const struct policy_landlock *ll, const struct policy
 			return false;
 	}
 	return (need & ~ll_granted(ll, path)) == 0;
+}
+
+/*
+ * connect and bind, by Landlock's hook (security/landlock/net.c): a socket
+ * other than TCP's and a disconnect pass; an address it refuses before the
+ * port (noport) is refused; else the port must be granted.
+ */
+static bool ll_net_allows(const struct policy_landlock *ll, const struct policy_call *call,
+			  const struct policy_sockaddr *sa)
+{
+	uint64_t right = call->nr == SYS_connect ? LANDLOCK_ACCESS_NET_CONNECT_TCP
+						 : LANDLOCK_ACCESS_NET_BIND_TCP;
+
+	if (sa->proto != POLICY_PROTO_TCP || !(ll->handled_net & right))
+		return true;
+	if (sa->family == AF_UNSPEC && call->nr == SYS_connect)
+		return true;
+	if (sa->no_port || sa->family == AF_UNSPEC || sa->family == AF_UNIX)
+		return false;
+	for (size_t i = 0; i < ll->n_ports; i++)
+		if (ll->ports[i].port == sa->port && (ll->ports[i].access & right))
+			return true;
+	return false;
+}
+
+int landlock_agrees_net(const struct policy_landlock *ll, const struct policy_call *call,
+			const struct policy_sockaddr *sa, const struct policy_decision *d,
+			char *bad, size_t size)
+{
+	bool allows = ll_net_allows(ll, call, sa);
+	/* The kernel's answer to a disconnect is to let it run (enforce-net.c). */
+	bool disconnect =
+		sa->proto == POLICY_PROTO_TCP && sa->family == AF_UNSPEC && call->nr == SYS_connect;
+	bool policy_allows = d->action == POLICY_ALLOW || (d->kernel_answer && disconnect);
+	/* EACCES is Landlock's answer to a port it refuses (an address it reads a port from). */
+	bool eacces = d->action == POLICY_DENY && d->error == EACCES && !sa->no_port &&
+		      sa->family != AF_UNSPEC;
+
+	if (!policy_allows && !(d->action == POLICY_DENY && d->kernel_answer) && !eacces) {
+		snprintf(bad, size, "the filter lets %s run to Landlock, but the policy says %s",
+			 policy_syscall_name(call->nr), policy_action_name(d->action));
+		return -EINVAL;
+	}
+	if (allows != policy_allows) {
+		snprintf(bad, size, "Landlock %s %s to port %u, the policy %s it",
+			 allows ? "allows" : "refuses", policy_syscall_name(call->nr), sa->port,
+			 policy_allows ? "allows" : "refuses");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
@@ -187,6 +238,27 @@ static int ll_ruleset(const struct policy_landlock *ll, char *val, char *bad, si
 	return -EINVAL;
 }
 
+/* ports: connect|bind P P...: the TCP ports the ruleset grants to connect (bind), all of them. */
+static int ll_ports(const struct policy_landlock *ll, const char *val, char *bad, size_t size)
+{
+	uint64_t right = strncmp(val, "connect", 7) == 0 ? LANDLOCK_ACCESS_NET_CONNECT_TCP
+							 : LANDLOCK_ACCESS_NET_BIND_TCP;
+	char got[512] = "";
+	size_t len = 0;
+
+	snprintf(got, sizeof(got), "%s",
+		 right == LANDLOCK_ACCESS_NET_CONNECT_TCP ? "connect" : "bind");
+	len = strlen(got);
+	for (size_t i = 0; i < ll->n_ports && len < sizeof(got); i++)
+		if (ll->ports[i].access & right)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, " %u",
+						ll->ports[i].port);
+	if (strcmp(got, val) == 0)
+		return 0;
+	snprintf(bad, size, "ports '%s', expected '%s'", got, val);
+	return -EINVAL;
+}
+
 int directive_landlock(const struct policy_landlock *ll, const char *key, char *val, char *bad,
 		       size_t size)
 {
@@ -215,6 +287,8 @@ int directive_landlock(const struct policy_landlock *ll, const char *key, char *
 		snprintf(bad, size, "handled '%s', expected '%s'", names, val);
 		return -EINVAL;
 	}
+	if (strcmp(key, "ports") == 0)
+		return ll_ports(ll, val, bad, size);
 	if (strcmp(key, "notify-rdwr") == 0) {
 		if (ll->open_notify_rdwr == (strcmp(val, "yes") == 0))
 			return 0;

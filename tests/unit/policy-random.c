@@ -295,4 +295,6 @@ void random_run_all(void (*report)(const char *name, bool ok))
 	       builtin_index_equals_plain_walk());
 	report("builtin: Landlock decides as the policy says, on random policies",
 	       landlock_random_agree());
+	report("builtin: Landlock's TCP ports decide as the policy says, on random policies",
+	       landlock_net_random_agree());
 }

@@ -284,6 +284,16 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 	if (c->ll && policy_landlock_decides(c->ll, t->call.nr) &&
 	    ((t->kernel_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW ||
 	     policy_landlock_family_of(t->call.nr) == POLICY_LANDLOCK_EXEC)) {
+		int f = policy_landlock_family_of(t->call.nr);
+
+		if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND) {
+			if (!t->args.has_sa)
+				fail(c, "a connect or bind Landlock decides needs an address");
+			else if (landlock_agrees_net(c->ll, &t->call, &t->args.sa, &t->decision,
+						     buf, sizeof(buf)) < 0)
+				fail(c, "%s", buf);
+			return;
+		}
 		if (!t->args.has_path[0])
 			fail(c, "a call Landlock decides needs a path=");
 		else if (landlock_agrees(c->ll, &t->call, t->args.path[0], t->dir, t->missing,
@@ -622,8 +632,8 @@ static void tcase_landlock(struct tcase *c, char *val)
 
 static bool tcase_is_landlock_key(const char *key)
 {
-	static const char *const keys[] = { "decides", "why-not", "ruleset", "rules", "handled",
-					    "notify-rdwr" };
+	static const char *const keys[] = {"decides", "why-not", "ruleset",    "rules",
+					   "handled", "ports",	 "notify-rdwr"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (strcmp(key, keys[i]) == 0)

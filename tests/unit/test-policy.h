@@ -46,12 +46,18 @@ int directive_landlock(const struct policy_landlock *ll, const char *key, char *
 bool landlock_model_allows(const struct policy_landlock *ll, const struct policy_call *call,
 			   const char *path, bool dir, bool missing);
 /* 0 when the policy's decision d is what Landlock decides; -EINVAL and why. */
+/* landlock_agrees for connect and bind: Landlock's TCP port check on the call's address. */
+int landlock_agrees_net(const struct policy_landlock *ll, const struct policy_call *call,
+			const struct policy_sockaddr *sa, const struct policy_decision *d,
+			char *bad, size_t size);
 int landlock_agrees(const struct policy_landlock *ll, const struct policy_call *call,
 		    const char *path, bool dir, bool missing, const struct policy_decision *d,
 		    char *bad, size_t size);
 
 /* Random policies of the layer's shape: evaluator and Landlock's model agree. */
 bool landlock_random_agree(void);
+/* policy-landlock-net.c: the same for TCP ports of connect and bind. */
+bool landlock_net_random_agree(void);
 
 /* policy-random.c: the cases over many generated inputs. */
 void random_run_all(void (*report)(const char *name, bool ok));

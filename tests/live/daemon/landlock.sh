@@ -4,7 +4,8 @@
 # daemon builds the filter with the layer for the client's kernel and sends
 # the ruleset, which the program binds (docs/LANDLOCK.md). The answers are
 # the same with the layer, without it (--no-landlock: the daemon decides
-# every rule, kernel answers included) and under `unotify run` in-process.
+# every rule, kernel answers included) and under `unotify run` in-process,
+# for files and for TCP ports.
 . "${top_srcdir:-.}/tests/live/daemon-lib.sh"
 setup_tmp
 
@@ -18,19 +19,28 @@ allow @file-read @file-write path=$A/**
 deny  @file-write @file-create @file-delete kernel"
 policy scoped "default allow
 scope abstract-unix signal"
+# TCP ports (ABI 4): the daemon sends the ports with the ruleset.
+PORT_OK=$((30000 + $$ % 20000))
+PORT_NO=$((PORT_OK + 1))
+policy ports "default allow
+allow connect proto=tcp port=$PORT_OK
+deny  connect proto=tcp kernel
+allow connect"
 start_daemon
 
-# d WHAT WANT PROBE_ARGS...: --daemon with and without the layer, and in-process.
+# d WHAT WANT PROBE_ARGS...: --daemon with and without the layer, and in-process,
+# under the policy $DPOL.
+DPOL=build
 d() {
 	what=$1
 	want=$2
 	shift 2
 	for mode in layer off inproc; do
 		case $mode in
-		layer) urun -q --daemon --socket "$SOCK" --policy-name build -- "$PROBE" "$@" ;;
-		off) urun -q --no-landlock --daemon --socket "$SOCK" --policy-name build -- \
+		layer) urun -q --daemon --socket "$SOCK" --policy-name "$DPOL" -- "$PROBE" "$@" ;;
+		off) urun -q --no-landlock --daemon --socket "$SOCK" --policy-name "$DPOL" -- \
 			"$PROBE" "$@" ;;
-		inproc) urun -q --log /dev/null --policy "$T/policies/build.policy" -- "$PROBE" "$@" ;;
+		inproc) urun -q --log /dev/null --policy "$T/policies/$DPOL.policy" -- "$PROBE" "$@" ;;
 		esac
 		case $OUT in
 		"$want"*) ;;
@@ -65,6 +75,39 @@ if [ "${ABI:-0}" -ge 1 ]; then
 else
 	skip_case "the layer is in use" "this kernel has no Landlock"
 fi
+say "== TCP ports: the same answers through the daemon"
+serve ok stream inet6 :: "$PORT_OK" 100
+DPOL=ports
+d "TCP, the allowed port" "ok got=hello" connect stream inet 127.0.0.1 "$PORT_OK"
+d "TCP, another port: the kernel's answer" "err EACCES" connect stream inet 127.0.0.1 "$PORT_NO"
+d "TCP, v4-mapped, another port" "err EACCES" connect stream mapped 127.0.0.1 "$PORT_NO"
+d "UDP on the TCP-only rule" "ok" connect dgram inet 127.0.0.1 "$PORT_NO"
+d "an IPv6 address on an IPv4 socket: EINVAL before the port" "err EINVAL" \
+	connect stream inet6 ::1 "$PORT_OK" sock=inet
+if [ "${ABI:-0}" -ge 4 ]; then
+	n=$(grep -c "syscall=connect" "$T/audit.log" || true)
+	urun -q --daemon --socket "$SOCK" --policy-name ports -- "$PROBE" connect stream inet \
+		127.0.0.1 "$PORT_NO"
+	expect_out "--daemon, the layer: the refused connect" "err EACCES"
+	m=$(grep -c "syscall=connect" "$T/audit.log" || true)
+	[ "$n" = "$m" ] || fail "the daemon was sent the connect the layer decides ($n, $m)"
+	say "ok: with the layer, the daemon never saw the connect (the kernel refused it)"
+	urun -q --no-landlock --daemon --socket "$SOCK" --policy-name ports -- "$PROBE" connect \
+		stream inet 127.0.0.1 "$PORT_NO"
+	wait_until 5 sh -c "[ \$(grep -c 'syscall=connect' '$T/audit.log') -gt $m ]" ||
+		fail "without the layer, the daemon did not decide (and record) the refused connect"
+	say "ok: without the layer, the daemon decided the connect"
+	# A client that does not say it binds ports (an older unotify) gets none: the daemon keeps them.
+	oci request "$SOCK" \
+		'{"request":"kernel-layer","version":1,"policy":"ports","landlock":{"abi":7,"off":[]}}'
+	expect_no_grep "an older client: no ports in the answer" "$OUT" '"handled_net"'
+	oci request "$SOCK" '{"request":"kernel-layer","version":1,"policy":"ports","landlock":{"abi":7,"off":[],"ports":true}}'
+	expect_grep "a client that binds them: the ports" "$OUT" \
+		"\"handled_net\":2,\"ports\":\\[\\{\"port\":$PORT_OK,\"access\":2\\}\\]"
+else
+	skip_case "the ports are in the layer" "Landlock ABI ${ABI:-0} < 4"
+fi
+DPOL=build
 say "== a policy's scope (Landlock ABI 6): bound by the client, or not started"
 rm -f "$T/ran"
 urun -q --no-landlock --daemon --socket "$SOCK" --policy-name scoped -- touch "$T/ran"

@@ -9,6 +9,7 @@
 # and exec in Landlock, creating, removing, renaming, chmod and stat rules
 # with the supervisor, @mount in the seccomp filter.
 . "${top_srcdir:-.}/tests/live/lib.sh"
+. "${top_srcdir:-.}/tests/live/landlock-lib.sh"
 need_root "runs the program as nobody; files of root it must not change"
 setup_tmp
 
@@ -77,43 +78,6 @@ if [ "${ABI:-0}" -ge 1 ]; then
 else
 	skip_case "the layer is in use" "this kernel has no Landlock"
 fi
-
-# three WHAT WANT PROBE_ARGS...: the probe under $POL in each mode; the
-# outputs agree and start with WANT. $RESET, when set, is run before each
-# mode, so that a call that changes something starts from the same state.
-RESET=
-three() {
-	what=$1
-	want=$2
-	shift 2
-	outs=
-	for mode in on abi2 off; do
-		opt=
-		[ $mode = off ] && opt=--no-landlock
-		[ -z "$RESET" ] || eval "$RESET"
-		if [ $mode = abi2 ]; then export UNOTIFY_LANDLOCK_ABI=2; fi
-		# shellcheck disable=SC2086
-		urun $opt $RUN_OPTS -q --log /dev/null --policy "$POL" -- "$PROBE" "$@"
-		unset UNOTIFY_LANDLOCK_ABI
-		[ "$RC" = 0 ] || {
-			show_run
-			fail "$what ($mode): unotify run exited $RC"
-		}
-		case $OUT in
-		"$want"*) ;;
-		*)
-			show_run
-			fail "$what ($mode): expected '$want...'"
-			;;
-		esac
-		if [ -n "$outs" ] && [ "$OUT" != "$outs" ]; then
-			show_run
-			fail "$what: '$OUT' ($mode) differs from '$outs' (layer on)"
-		fi
-		outs=$OUT
-	done
-	say "ok: $what -> $(printf '%s' "$OUT" | head -n1 | cut -c1-50) (on, ABI 2, off)"
-}
 
 say "== absolute paths"
 three "write inside the tree" "ok fd=" open "$A/file" wronly
