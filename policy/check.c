@@ -211,6 +211,51 @@ static int check_rule_unsafe(const struct policy *p, const struct policy_rule *r
 	return 0;
 }
 
+/* Where dynamic loaders live (x86-64, i386, arm64; glibc and musl), through the usual links. */
+static const char *const check_loaders[] = {
+	"/lib64/ld-linux-x86-64.so.2",
+	"/usr/lib64/ld-linux-x86-64.so.2",
+	"/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+	"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+	"/lib/ld-linux.so.2",
+	"/usr/lib/i386-linux-gnu/ld-linux.so.2",
+	"/lib/ld-linux-aarch64.so.1",
+	"/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",
+	"/lib/ld-musl-x86_64.so.1",
+	"/lib/ld-musl-aarch64.so.1",
+};
+
+/*
+ * The supervisor refuses the dynamic loader run as a program (it runs any
+ * file it may read: `ld.so FILE`) unless a rule lets it by its exact name
+ * (policy_evaluate_named): such a rule lets the loader run what no exec
+ * rule allows, and only refusing reads stops that.
+ */
+static int check_rule_loader(const struct policy_rule *r, struct policy_diags *diags)
+{
+	bool exec = false;
+
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		exec |= r->syscalls[i] == SYS_execve || r->syscalls[i] == SYS_execveat;
+	if (!exec || !kform_permissive(r))
+		return 0;
+	for (size_t i = 0; i < r->n_paths; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(check_loaders); k++) {
+			if (!glob_is_literal(r->paths[i]) ||
+			    !policy_glob_match(r->paths[i], check_loaders[k]))
+				continue;
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+					"refuse reading what may not run (deny @file-read "
+					"path=...), or name the loader only if a program runs "
+					"it itself (ldd does)",
+					"path=%s names the dynamic loader: it may run as a "
+					"program, and then runs any file it may read, which no "
+					"exec rule decides",
+					r->paths[i]);
+		}
+	return 0;
+}
+
 /*
  * flags= on O_APPEND decides the open, not what follows: the program can
  * clear O_APPEND with fcntl(F_SETFL) and write anywhere (pwrite), or cut
@@ -293,6 +338,8 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 				r = check_rule_unsafe(p, rule, diags);
 			if (r == 0)
 				r = check_rule_append(rule, diags);
+			if (r == 0)
+				r = check_rule_loader(rule, diags);
 			if (r < 0)
 				return r;
 		}

@@ -46,6 +46,8 @@ struct eval_ctx {
 	bool sa_fetched;
 	const struct policy_sockaddr *sa;
 	struct pathset_iter *iters[3];
+	bool named;		      /* policy_evaluate_named: allows by exact names only */
+	const struct policy_rule *by; /* the rule that decided (NULL: the default) */
 };
 
 /*
@@ -178,7 +180,8 @@ static int evaluate_paths(struct eval_ctx *x, const struct policy_rule *r, size_
 		if (e < 0)
 			return e;
 		for (size_t i = 0; i < r->n_paths && !any; i++)
-			any = policy_glob_match(r->paths[i], x->path[n]);
+			any = (!x->named || !kform_permissive(r) || glob_is_literal(r->paths[i])) &&
+			      policy_glob_match(r->paths[i], x->path[n]);
 		if (any && any_path)
 			return 1;
 		if (!any && !any_path)
@@ -361,7 +364,8 @@ static int evaluate_walk(struct eval_ctx *x, struct policy_decision *ret)
 			return 0;
 		}
 		if (m > 0) {
-			evaluate_decide(&x->p->rules[best], false, x->consulted, ret);
+			x->by = &x->p->rules[best];
+			evaluate_decide(x->by, false, x->consulted, ret);
 			return 0;
 		}
 		pos = best + 1;
@@ -489,4 +493,55 @@ int policy_evaluate(const struct policy *p, const struct policy_call *call, poli
 	struct evaluate_legacy l = { .get_path = get_path, .userdata = userdata };
 
 	return policy_evaluate_args(p, call, &ops, &l, ret);
+}
+
+/*
+ * The first rule naming the call's syscall that refuses it (deny, kill,
+ * return), else the default when it refuses: what stands for "the exec
+ * rules refuse something". NULL when nothing refuses.
+ */
+static const struct policy_rule *evaluate_first_refusal(const struct policy *p, int nr,
+							bool *ret_default)
+{
+	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
+		const struct policy_rule *r = &p->rules[p->by_nr[k]];
+
+		if (!r->implicit && !kform_permissive(r) &&
+		    kform_kind_of(p, p->by_nr[k], nr) != KF_FALSE) {
+			*ret_default = false;
+			return r;
+		}
+	}
+	*ret_default = true;
+	return kform_permissive(&p->def) ? NULL : &p->def;
+}
+
+int policy_evaluate_named(const struct policy *p, const struct policy_call *call,
+			  policy_path_fn get_path, void *userdata, struct policy_decision *ret)
+{
+	struct eval_ctx x = { .p = p, .call = call, .farg = -1, .named = true };
+	static const struct policy_args_ops ops = { .path = evaluate_legacy_path };
+	struct evaluate_legacy l = { .get_path = get_path, .userdata = userdata };
+	const struct policy_rule *refusal;
+	bool is_default;
+	int r;
+
+	if (!p || !call || !ret || !p->finished || p->failed || !p->index || call->nr < 0 ||
+	    call->nr >= POLICY_NR_MAX)
+		return -EINVAL;
+	x.ops = &ops;
+	x.userdata = &l;
+	x.pc = policy_pathcall_find(call->nr);
+	x.fsrc = flags_source_of(x.pc, &x.farg, &x.fconst);
+	r = evaluate_walk(&x, ret);
+	for (int c = 0; c < 3; c++)
+		pathset_iter_free(x.iters[c]);
+	if (r < 0 || (ret->action != POLICY_ALLOW && ret->action != POLICY_LOG) ||
+	    (x.by && x.by->n_paths))
+		return r;
+	/* Let run by a rule that names no path, or the default: not by name. */
+	refusal = evaluate_first_refusal(p, call->nr, &is_default);
+	if (refusal)
+		evaluate_decide(refusal, is_default, true, ret);
+	return 0;
 }

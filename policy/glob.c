@@ -183,3 +183,16 @@ bool policy_glob_tells_apart(const char *pattern, const char *a, const char *b)
 	return policy_glob_match(pattern, a) != policy_glob_match(pattern, b) ||
 	       glob_tells_apart_beneath(pattern, a, b);
 }
+
+bool glob_is_literal(const char *pattern)
+{
+	for (size_t i = 0; pattern[i]; i++) {
+		if (pattern[i] == '\\' && pattern[i + 1]) {
+			i++;
+			continue;
+		}
+		if (pattern[i] == '*' || pattern[i] == '?')
+			return false;
+	}
+	return true;
+}

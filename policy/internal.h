@@ -394,6 +394,8 @@ void moves_free(struct policy *p);
  */
 int moves_check(const struct policy *p, const char *from, const char *to, bool both,
 		struct policy_decision *ret_by);
+/* glob.c: does pattern hold no '*' or '?' (it matches one path, its unescaped text)? */
+bool glob_is_literal(const char *pattern);
 /* glob.c: does pattern tell a/x from b/x for some x (the names beneath)? */
 bool glob_tells_apart_beneath(const char *pattern, const char *a, const char *b);
 

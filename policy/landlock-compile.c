@@ -16,7 +16,10 @@
  *    conditions are disjoint and cover every value, so libseccomp never
  *    has to choose between two actions;
  *  - openat2 (flags in memory) and creat (always creates): notified;
- *  - execve, execveat: allowed.
+ *  - execve, execveat: notified. Landlock decides them, but cannot tell
+ *    the dynamic loader run as a program (which then runs any file it
+ *    may read) from the loader run for a program: the supervisor refuses
+ *    the first unless a rule names it (daemon/engine/enforce-exec.c).
  * With any file right handled, rename and link (Landlock refuses to move a
  * file between directories without its refer right: EXDEV) and, with the
  * truncate right, truncate are notified whenever the policy may let them
@@ -197,7 +200,13 @@ int landlock_compile_syscall(void *ctx, const struct policy_landlock *ll, int nr
 {
 	int r = 0;
 
-	/* exec; connect and bind (the rules allow what is not TCP: landlock-net.c). */
+	if (policy_landlock_family_of(nr) == POLICY_LANDLOCK_EXEC) {
+		if (def != SCMP_ACT_NOTIFY)
+			r = seccomp_rule_add_exact(ctx, SCMP_ACT_NOTIFY, nr, 0);
+		*ret_notified = true;
+		return r;
+	}
+	/* connect and bind: the rules allow what is not TCP (landlock-net.c). */
 	if (policy_landlock_family_of(nr) != POLICY_LANDLOCK_OPEN) {
 		if (def != SCMP_ACT_ALLOW)
 			r = seccomp_rule_add_exact(ctx, SCMP_ACT_ALLOW, nr, 0);

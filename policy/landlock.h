@@ -13,7 +13,9 @@
  *    rules are allows of @file-read/-write/-create on directories (DIR/"**")
  *    and files, then `deny ... kernel`, then an allow: read-file, read-dir,
  *    write-file, truncate, make-reg;
- *  - execve and execveat, on the same shape of rules: the execute right;
+ *  - execve and execveat, on the same shape of rules: the execute right
+ *    (the filter still sends them to the supervisor, which refuses the
+ *    dynamic loader run as a program: landlock-compile.c);
  *  - connect and bind, each on its own: allows of TCP ports, `deny ...
  *    proto=tcp kernel`, then an allow of the rest (landlock-net.c): the
  *    connect-tcp and bind-tcp rights, a rule per port granted.

@@ -145,6 +145,18 @@ struct policy_decision {
 int policy_evaluate(const struct policy *p, const struct policy_call *call,
 		    policy_path_fn get_path, void *userdata, struct policy_decision *ret);
 
+/*
+ * policy_evaluate for a file that runs other files (exec: the dynamic
+ * loader run as a program): a rule that lets the call run matches it only
+ * by a pattern without '*' or '?' (its exact name); rules that stop it
+ * match as always. When that lets the call run by a rule without path=,
+ * or by the default, the call is refused as the first rule of its syscall
+ * that refuses (deny, kill, return) says, or the default when it refuses;
+ * when none does, the decision stands. path_consulted is then true.
+ */
+int policy_evaluate_named(const struct policy *p, const struct policy_call *call,
+			  policy_path_fn get_path, void *userdata, struct policy_decision *ret);
+
 /* The protocol of a socket, for proto= (POLICY_PROTO_NONE: another, or unknown). */
 #define POLICY_PROTO_NONE 0
 #define POLICY_PROTO_TCP  1 /* IPv4 or IPv6, SOCK_STREAM, IPPROTO_TCP (not MPTCP, SCTP) */

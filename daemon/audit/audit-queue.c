@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,16 +23,46 @@
 #include "lib/util.h"
 
 #define AUDIT_QUEUE_SIZE (256 * 1024)
+/* Rendered lines gather here, written when the next line might not fit. */
+#define AUDIT_QUEUE_OUT (AUDIT_QUEUE_SIZE + AUDIT_QUEUE_LINE_MAX)
+/* Each entry: its length, then its bytes, each part 8-byte aligned. */
+#define AUDIT_QUEUE_ALIGN(n) (((n) + 7) & ~(size_t)7)
+#define AUDIT_QUEUE_HEAD AUDIT_QUEUE_ALIGN(sizeof(size_t))
 
 struct audit_queue {
 	struct audit_sink *sink;
+	audit_render_fn render;
+	void *userdata;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char *active, *spare;
 	size_t len;
+	char *out_writer;  /* the writer's lines */
+	char *out_pusher;  /* a full buffer's lines, rendered by a pusher under the lock */
 	bool stop;
 	pthread_t thread;
 };
+
+/* Renders the entries of buf (len bytes) into out, writing as it fills. */
+static void audit_queue_flush(struct audit_queue *q, const char *buf, size_t len, char *out)
+{
+	size_t used = 0;
+
+	for (size_t at = 0; at < len;) {
+		size_t n;
+
+		memcpy(&n, buf + at, sizeof(n));
+		if (AUDIT_QUEUE_OUT - used < AUDIT_QUEUE_LINE_MAX) {
+			audit_sink_write(q->sink, out, used);
+			used = 0;
+		}
+		used += q->render(q->userdata, buf + at + AUDIT_QUEUE_HEAD, n, out + used,
+				  AUDIT_QUEUE_OUT - used);
+		at += AUDIT_QUEUE_HEAD + AUDIT_QUEUE_ALIGN(n);
+	}
+	if (used)
+		audit_sink_write(q->sink, out, used);
+}
 
 /* Takes what gathered; the lock is held on entry and on return. */
 static void audit_queue_drain(struct audit_queue *q)
@@ -43,7 +74,7 @@ static void audit_queue_drain(struct audit_queue *q)
 	q->spare = full;
 	q->len = 0;
 	pthread_mutex_unlock(&q->lock);
-	audit_sink_write(q->sink, full, len);
+	audit_queue_flush(q, full, len, q->out_writer);
 	pthread_mutex_lock(&q->lock);
 }
 
@@ -89,7 +120,17 @@ static int audit_queue_spawn(struct audit_queue *q)
 	return r;
 }
 
-int audit_queue_start(struct audit_sink *sink, struct audit_queue **ret)
+static void audit_queue_free(struct audit_queue *q)
+{
+	free(q->active);
+	free(q->spare);
+	free(q->out_writer);
+	free(q->out_pusher);
+	free(q);
+}
+
+int audit_queue_start(struct audit_sink *sink, audit_render_fn render, void *userdata,
+		      struct audit_queue **ret)
 {
 	struct audit_queue *q = calloc(1, sizeof(*q));
 	int r;
@@ -97,36 +138,46 @@ int audit_queue_start(struct audit_sink *sink, struct audit_queue **ret)
 	if (!q)
 		return -ENOMEM;
 	q->sink = sink;
+	q->render = render;
+	q->userdata = userdata;
 	q->active = malloc(AUDIT_QUEUE_SIZE);
 	q->spare = malloc(AUDIT_QUEUE_SIZE);
+	q->out_writer = malloc(AUDIT_QUEUE_OUT);
+	q->out_pusher = malloc(AUDIT_QUEUE_OUT);
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->wake, NULL);
-	r = q->active && q->spare ? audit_queue_spawn(q) : -ENOMEM;
+	r = q->active && q->spare && q->out_writer && q->out_pusher ? audit_queue_spawn(q)
+								     : -ENOMEM;
 	if (r < 0) {
-		free(q->active);
-		free(q->spare);
-		free(q);
+		pthread_mutex_destroy(&q->lock);
+		pthread_cond_destroy(&q->wake);
+		audit_queue_free(q);
 		return r;
 	}
 	*ret = q;
 	return 0;
 }
 
-void audit_queue_push(struct audit_queue *q, const char *line, size_t len)
+void audit_queue_push(struct audit_queue *q, const void *entry, size_t len)
 {
+	size_t need = AUDIT_QUEUE_HEAD + AUDIT_QUEUE_ALIGN(len);
+
 	pthread_mutex_lock(&q->lock);
-	if (q->len + len > AUDIT_QUEUE_SIZE) {
+	if (q->len + need > AUDIT_QUEUE_SIZE) {
 		/* Full: this thread pays for the write rather than lose a record. */
-		audit_sink_write(q->sink, q->active, q->len);
+		audit_queue_flush(q, q->active, q->len, q->out_pusher);
 		q->len = 0;
 	}
-	if (len > AUDIT_QUEUE_SIZE) {
-		audit_sink_write(q->sink, line, len);
+	if (need > AUDIT_QUEUE_SIZE) {
+		/* Never: entries are a few KiB (audit.c); rendered at once all the same. */
+		audit_sink_write(q->sink, q->out_pusher,
+				 q->render(q->userdata, entry, len, q->out_pusher, AUDIT_QUEUE_OUT));
 	} else {
 		if (q->len == 0)
 			pthread_cond_signal(&q->wake);
-		memcpy(q->active + q->len, line, len);
-		q->len += len;
+		memcpy(q->active + q->len, &len, sizeof(len));
+		memcpy(q->active + q->len + AUDIT_QUEUE_HEAD, entry, len);
+		q->len += need;
 	}
 	pthread_mutex_unlock(&q->lock);
 }
@@ -140,9 +191,7 @@ void audit_queue_stop(struct audit_queue *q)
 	pthread_cond_signal(&q->wake);
 	pthread_mutex_unlock(&q->lock);
 	pthread_join(q->thread, NULL);
-	free(q->active);
-	free(q->spare);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->wake);
-	free(q);
+	audit_queue_free(q);
 }

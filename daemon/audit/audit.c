@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The audit trail. Each record is formatted into one buffer and written
- * with a single write(2) on an O_APPEND fd, so lines from several
- * supervising threads never interleave and no lock is held on the round
- * trip. Text records avoid stdio altogether (audit-buf.h says why).
+ * with a single write(2) on an O_APPEND fd (whole lines, several at once
+ * from the writer thread), so lines from several supervising threads never
+ * interleave. Queued, a record is only copied on the round trip and the
+ * writer formats it (audit_enqueue). Text records avoid stdio altogether
+ * (audit-buf.h says why).
  *
  * What decided comes first (syscall, verdict, errno or value, rule), then
  * what the call was (its arguments, paths, address): values from the
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,13 +132,6 @@ uint64_t audit_lost(struct audit *a, int *ret_error)
 	return atomic_load(&a->sink.lost);
 }
 
-int audit_set_async(struct audit *a)
-{
-	if (a->format == AUDIT_JOURNAL || a->queue)
-		return 0;
-	return audit_queue_start(&a->sink, &a->queue);
-}
-
 uint64_t audit_close(struct audit *a, int *ret_error)
 {
 	uint64_t lost;
@@ -149,25 +145,23 @@ uint64_t audit_close(struct audit *a, int *ret_error)
 	return lost;
 }
 
-/* The second is formatted once per thread and second: the round trip is short. */
-static void audit_timestamp(struct audit_buf *b)
+/* When the record was decided; the second is formatted once per thread and second. */
+static void audit_timestamp(struct audit_buf *b, const struct timespec *ts)
 {
 	static __thread time_t cached_sec = -1;
 	static __thread char cached[24];
-	struct timespec ts;
 	char frac[8];
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (ts.tv_sec != cached_sec) {
+	if (ts->tv_sec != cached_sec) {
 		struct tm tm;
 
-		gmtime_r(&ts.tv_sec, &tm);
+		gmtime_r(&ts->tv_sec, &tm);
 		strftime(cached, sizeof(cached), "%Y-%m-%dT%H:%M:%S", &tm);
-		cached_sec = ts.tv_sec;
+		cached_sec = ts->tv_sec;
 	}
 	abuf_put(b, cached);
 	frac[0] = '.';
-	for (long us = ts.tv_nsec / 1000, i = 6; i > 0; i--, us /= 10)
+	for (long us = ts->tv_nsec / 1000, i = 6; i > 0; i--, us /= 10)
 		frac[i] = (char)('0' + us % 10);
 	frac[7] = 'Z';
 	abuf_putn(b, frac, sizeof(frac));
@@ -231,11 +225,11 @@ static void audit_cut(const struct audit_record *r, struct audit_cut *c)
 }
 
 static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
-			      const char *truncated)
+			      const char *truncated, const struct timespec *when)
 {
 	const char *name = policy_syscall_name(r->nr);
 
-	audit_timestamp(b);
+	audit_timestamp(b, when);
 	audit_put_optional(b, " sandbox=", r->sandbox);
 	abuf_put(b, " pid=");
 	abuf_put_i64(b, r->pid);
@@ -294,7 +288,8 @@ static struct json_object *audit_json_string(const char *s)
 	return json_object_new_string_len(buf, (int)n);
 }
 
-static struct json_object *audit_json_object(const struct audit_record *r, const char *truncated)
+static struct json_object *audit_json_object(const struct audit_record *r, const char *truncated,
+					     const struct timespec *ts)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	const char *name = policy_syscall_name(r->nr);
@@ -304,7 +299,7 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 
 	/* The same time text as the text format, so the two agree. */
 	abuf_init(&b, when, sizeof(when));
-	audit_timestamp(&b);
+	audit_timestamp(&b, ts);
 	*b.p = '\0';
 	if (r->rule_line > 0)
 		snprintf(rule, sizeof(rule), "%s:%d", r->rule_file ? r->rule_file : "?",
@@ -351,30 +346,176 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 	return o;
 }
 
+/* One record's line at line (size >= AUDIT_QUEUE_LINE_MAX), cut values and all. */
+static size_t audit_format(const struct audit *a, const struct audit_cut *cut,
+			   const struct timespec *when, char *line, size_t size)
+{
+	struct audit_buf b;
+
+	abuf_init(&b, line, size);
+	if (a->format == AUDIT_JSON) {
+		struct json_object *o = audit_json_object(&cut->r, cut->truncated, when);
+
+		abuf_put(&b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else {
+		audit_format_text(&b, &cut->r, cut->truncated, when);
+	}
+	return abuf_finish(&b, line);
+}
+
+/*
+ * A record as queued for the writer (audit-queue.h), who formats it: its
+ * values, its strings (as cut) after it, each at str[i] - 1 in text, 0
+ * for none. A record with an argv (execve) is queued as its line instead.
+ */
+enum { AUDIT_ENTRY_LINE, AUDIT_ENTRY_RECORD };
+enum {
+	AUDIT_STR_SANDBOX,
+	AUDIT_STR_PATH_ARG,
+	AUDIT_STR_PATH_ARG2,
+	AUDIT_STR_PATH,
+	AUDIT_STR_PATH2,
+	AUDIT_STR_ADDR,
+	AUDIT_STR_VERDICT,
+	AUDIT_STR_RULE_FILE,
+	AUDIT_STR_TRUNCATED,
+	AUDIT_STR_COUNT
+};
+/* Five cut values, a sandbox id, a rule's file name: beyond this, queued as its line. */
+#define AUDIT_ENTRY_MAX (16 * 1024)
+
+struct audit_entry {
+	int kind;
+	pid_t pid;
+	int nr, error, rule_line;
+	int64_t value;
+	uint64_t args[6];
+	struct timespec when;
+	uint32_t str[AUDIT_STR_COUNT];
+	char text[];
+};
+
+/* The entry of cut into e (AUDIT_ENTRY_MAX bytes); its length, 0 when it does not fit. */
+static size_t audit_entry_pack(const struct audit_cut *cut, const struct timespec *when,
+			       struct audit_entry *e)
+{
+	const char *str[AUDIT_STR_COUNT] = {
+		cut->r.sandbox, cut->r.path_arg, cut->r.path_arg2, cut->r.path, cut->r.path2,
+		cut->r.addr, cut->r.verdict, cut->r.rule_file, cut->truncated,
+	};
+	size_t used = 0, room = AUDIT_ENTRY_MAX - sizeof(*e);
+
+	*e = (struct audit_entry){
+		.kind = AUDIT_ENTRY_RECORD, .pid = cut->r.pid, .nr = cut->r.nr,
+		.error = cut->r.error, .rule_line = cut->r.rule_line, .value = cut->r.value,
+		.when = *when,
+	};
+	memcpy(e->args, cut->r.args, sizeof(e->args));
+	for (int i = 0; i < AUDIT_STR_COUNT; i++) {
+		size_t n;
+
+		if (!str[i])
+			continue;
+		n = strlen(str[i]) + 1;
+		if (n > room - used)
+			return 0;
+		memcpy(e->text + used, str[i], n);
+		e->str[i] = (uint32_t)used + 1;
+		used += n;
+	}
+	return offsetof(struct audit_entry, text) + used;
+}
+
+static const char *audit_entry_str(const struct audit_entry *e, int i)
+{
+	return e->str[i] ? e->text + e->str[i] - 1 : NULL;
+}
+
+/* The writer's side (audit_render_fn): an entry to its line. */
+static size_t audit_entry_render(void *userdata, const void *entry, size_t len, char *out,
+				 size_t size)
+{
+	const struct audit *a = userdata;
+	const struct audit_entry *full = entry; /* 8-byte aligned in the queue */
+	struct audit_cut cut;
+
+	if (full->kind == AUDIT_ENTRY_LINE) {
+		len -= sizeof(*full);
+		memcpy(out, (const char *)entry + sizeof(*full), len);
+		return len;
+	}
+	cut.r = (struct audit_record){
+		.pid = full->pid, .nr = full->nr, .error = full->error,
+		.rule_line = full->rule_line, .value = full->value, .args = full->args,
+	};
+	cut.r.sandbox = audit_entry_str(full, AUDIT_STR_SANDBOX);
+	cut.r.path_arg = audit_entry_str(full, AUDIT_STR_PATH_ARG);
+	cut.r.path_arg2 = audit_entry_str(full, AUDIT_STR_PATH_ARG2);
+	cut.r.path = audit_entry_str(full, AUDIT_STR_PATH);
+	cut.r.path2 = audit_entry_str(full, AUDIT_STR_PATH2);
+	cut.r.addr = audit_entry_str(full, AUDIT_STR_ADDR);
+	cut.r.verdict = audit_entry_str(full, AUDIT_STR_VERDICT);
+	cut.r.rule_file = audit_entry_str(full, AUDIT_STR_RULE_FILE);
+	snprintf(cut.truncated, sizeof(cut.truncated), "%s",
+		 audit_entry_str(full, AUDIT_STR_TRUNCATED) ?: "");
+	return audit_format(a, &cut, &full->when, out, size);
+}
+
+/*
+ * On the round trip: the values are cut and copied, and the writer formats
+ * them (the line costs several times the copy). A record with an argv, or
+ * too long to copy, is formatted here and queued as its line.
+ */
+static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const struct timespec *when)
+{
+	union {
+		struct audit_entry e;
+		char mem[AUDIT_ENTRY_MAX];
+	} u;
+	size_t len = cut->r.argv ? 0 : audit_entry_pack(cut, when, &u.e);
+	_cleanup_free_ char *line = NULL;
+
+	if (len) {
+		audit_queue_push(a->queue, &u, len);
+		return;
+	}
+	line = malloc(sizeof(u.e) + AUDIT_QUEUE_LINE_MAX);
+	if (!line) {
+		atomic_fetch_add(&a->sink.lost, 1);
+		return;
+	}
+	u.e = (struct audit_entry){ .kind = AUDIT_ENTRY_LINE };
+	memcpy(line, &u.e, sizeof(u.e));
+	len = audit_format(a, cut, when, line + sizeof(u.e), AUDIT_QUEUE_LINE_MAX);
+	audit_queue_push(a->queue, line, sizeof(u.e) + len);
+}
+
 void audit_write(struct audit *a, const struct audit_record *r)
 {
-	/* Five values of at most AUDIT_FIELD_MAX bytes, each byte escaped to at most 4. */
-	char line[40 * 1024];
 	struct audit_cut cut;
-	struct audit_buf b;
+	struct timespec when;
 
 	if (a->format == AUDIT_JOURNAL) {
 		if (audit_journal_write(r) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
+	clock_gettime(CLOCK_REALTIME, &when);
 	audit_cut(r, &cut);
-	abuf_init(&b, line, sizeof(line));
-	if (a->format == AUDIT_JSON) {
-		struct json_object *o = audit_json_object(&cut.r, cut.truncated);
-
-		abuf_put(&b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+	if (a->queue) {
+		audit_enqueue(a, &cut, &when);
 	} else {
-		audit_format_text(&b, &cut.r, cut.truncated);
+		/* Five values of at most AUDIT_FIELD_MAX bytes, each byte escaped to at most 4. */
+		char line[AUDIT_QUEUE_LINE_MAX];
+
+		audit_sink_write(&a->sink, line, audit_format(a, &cut, &when, line, sizeof(line)));
 	}
-	if (a->queue)
-		audit_queue_push(a->queue, line, abuf_finish(&b, line));
-	else
-		audit_sink_write(&a->sink, line, abuf_finish(&b, line));
+}
+
+int audit_set_async(struct audit *a)
+{
+	if (a->format == AUDIT_JOURNAL || a->queue)
+		return 0;
+	return audit_queue_start(&a->sink, audit_entry_render, a, &a->queue);
 }

@@ -38,6 +38,7 @@
 #include <json-c/json.h>
 
 #include "bench.h"
+#include "lib/uapi.h"
 #include "lib/util.h"
 #include "protocol/client.h"
 
@@ -410,21 +411,32 @@ void bench_daemon_row_stop(void *data)
 
 /* ---------------------------------------------------------------- the daemon's threads */
 
-/* Field 22 of /proc/PID/task/TID/stat: when the thread started, in clock ticks. */
-static int bench_daemon_thread_start(pid_t pid, pid_t tid, unsigned long long *ret)
+/* /proc/PID/task/TID/NAME as a string in buf. */
+static int bench_daemon_task_read(pid_t pid, pid_t tid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[1024], *p;
+	char path[64];
 	_cleanup_close_ int fd = -1;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return negative_errno();
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* Field 22 of /proc/PID/task/TID/stat: when the thread started, in clock ticks. */
+static int bench_daemon_thread_start(pid_t pid, pid_t tid, unsigned long long *ret)
+{
+	char buf[1024], *p;
+	int r = bench_daemon_task_read(pid, tid, "stat", buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
 	/* The name may hold spaces and parentheses: count fields after the last ')'. */
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
@@ -434,11 +446,29 @@ static int bench_daemon_thread_start(pid_t pid, pid_t tid, unsigned long long *r
 }
 
 /*
- * The daemon's newest thread but the main one: the thread that acknowledged
- * our hand-off is the one that supervises it (unotifyd keeps one thread per
- * listener), and any older one belongs to a sandbox that is ending.
+ * Is the thread blocked in SECCOMP_IOCTL_NOTIF_RECV? /proc/PID/task/TID/syscall
+ * is "NR ARG1 ARG2 ..." of the call it waits in: ioctl(fd, request).
  */
-static int bench_daemon_threads(pid_t pid, pid_t *ret_newest, unsigned int *ret_count)
+static bool bench_daemon_thread_in_recv(pid_t pid, pid_t tid)
+{
+	char buf[256];
+	unsigned long long fd_arg, request;
+	long nr;
+
+	return bench_daemon_task_read(pid, tid, "syscall", buf, sizeof(buf)) == 0 &&
+	       sscanf(buf, "%ld %llx %llx", &nr, &fd_arg, &request) == 3 && nr == SYS_ioctl &&
+	       request == SECCOMP_IOCTL_NOTIF_RECV;
+}
+
+/*
+ * The daemon's newest thread but the main one (with in_recv, the newest
+ * blocked in RECV): the thread that took our hand-off supervises it
+ * (unotifyd keeps one supervision pool per listener), and any older one
+ * belongs to a sandbox that is ending. The pool's receiver is the thread in
+ * RECV; its watchdog and workers, which may start later, wait elsewhere.
+ */
+static int bench_daemon_threads(pid_t pid, bool in_recv, pid_t *ret_newest,
+				unsigned int *ret_count)
 {
 	char path[64];
 	DIR *dir;
@@ -458,6 +488,8 @@ static int bench_daemon_threads(pid_t pid, pid_t *ret_newest, unsigned int *ret_
 			continue;
 		count++;
 		if (tid == pid || bench_daemon_thread_start(pid, tid, &start) < 0)
+			continue;
+		if (in_recv && !bench_daemon_thread_in_recv(pid, tid))
 			continue;
 		if (!newest || start > best || (start == best && tid > newest)) {
 			best = start;
@@ -496,10 +528,24 @@ static void bench_daemon_wait_idle(const struct bench_daemon *d)
 	pid_t newest;
 
 	for (unsigned int ms = 0; ms < BENCH_DAEMON_IDLE_MS; ms++) {
-		if (bench_daemon_threads(d->pid, &newest, &count) < 0 || count <= 1)
+		if (bench_daemon_threads(d->pid, false, &newest, &count) < 0 || count <= 1)
 			return;
 		bench_daemon_sleep_ms(1);
 	}
+}
+
+/* The thread in RECV for our listener, waiting for it to get there (2 s); else the newest. */
+static int bench_daemon_find_receiver(struct bench_daemon *d, unsigned int *ret_count)
+{
+	int r;
+
+	for (unsigned int ms = 0; ms < BENCH_DAEMON_IDLE_MS; ms++) {
+		r = bench_daemon_threads(d->pid, true, &d->tid, ret_count);
+		if (r < 0 || d->tid)
+			return r;
+		bench_daemon_sleep_ms(1);
+	}
+	return bench_daemon_threads(d->pid, false, &d->tid, ret_count);
 }
 
 int bench_daemon_prepare(struct bench_run *run)
@@ -520,7 +566,7 @@ int bench_daemon_prepare(struct bench_run *run)
 	/* The daemon holds the listener: if it dies, the target's calls fail (ENOSYS). */
 	closep(&run->listener);
 	run->listener = -1;
-	r = bench_daemon_threads(d->pid, &d->tid, &count);
+	r = bench_daemon_find_receiver(d, &count);
 	if (r >= 0 && !d->tid)
 		r = -ESRCH;
 	if (r < 0) {

@@ -36,7 +36,11 @@ void explain_landlock_print_header(const struct run_landlock *ll)
 	for (int f = 0; layer && f < POLICY_LANDLOCK_FAMILIES; f++)
 		printf("  %s: %s%s\n", policy_landlock_family_name((enum policy_landlock_family)f),
 		       layer->decided[f] ? "decided by Landlock in the kernel" : "not Landlock: ",
-		       layer->decided[f] ? "" : layer->why_not[f]);
+		       !layer->decided[f] ? layer->why_not[f]
+		       : f == POLICY_LANDLOCK_EXEC
+			       ? " (each exec goes to the supervisor too, which refuses the "
+				 "dynamic loader run as a program unless a rule names it)"
+			       : "");
 	if (layer && layer->decided[POLICY_LANDLOCK_OPEN])
 		printf("  opens that create: %s%s\n",
 		       layer->open_create ? "decided by Landlock too" : "with the supervisor: ",
@@ -66,6 +70,10 @@ const char *explain_landlock_layer_text(const struct run_landlock *ll, int nr)
 	if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND)
 		return "every call runs in the kernel: Landlock refuses a TCP socket's port the "
 		       "ruleset does not grant (EACCES), and lets the rest run: no round trip";
+	if (f == POLICY_LANDLOCK_EXEC)
+		return "the kernel checks every call against the Landlock ruleset; each goes to "
+		       "the supervisor first, which refuses the dynamic loader run as a program "
+		       "unless a rule names it";
 	if (f != POLICY_LANDLOCK_OPEN)
 		return "every call runs in the kernel, which checks it against the Landlock "
 		       "ruleset: no round trip";

@@ -35,6 +35,12 @@ struct enforce_family {
 	 * too. NULL, or false: the same call.
 	 */
 	bool (*performed_as)(struct enforce_call *c, struct policy_call *call);
+	/*
+	 * Optional: the policy let the call run after reading memory, and the
+	 * family may find more the call does, which the policy refuses (exec:
+	 * the interpreters the kernel runs for it): d then becomes that refusal.
+	 */
+	void (*recheck)(struct enforce_call *c, struct policy_decision *d);
 	/* The policy let the call run after reading memory: perform it. */
 	void (*perform)(struct enforce_call *c, struct unotify_verdict *v);
 	/*

@@ -16,6 +16,14 @@
  * interpreter (the dynamic loader). Where the supervisor decides, an exec
  * allowed on its path is refused (EACCES) when one of its interpreters
  * meets such a rule, as the kernel would refuse it.
+ *
+ * The dynamic loader run as a program maps and runs any file it may read
+ * (`ld.so FILE`, `#!ld.so FILE`), and an exec allow-list must let it run
+ * for every dynamic program: neither a path pattern nor Landlock's execute
+ * right tells the two apart. So an exec whose program or #! interpreter is
+ * a loader (read from the file: EXEC_LOADER) must be allowed by its exact
+ * name (policy_evaluate_named), wherever an exec rule refuses something;
+ * under the Landlock layer the execs come here too for that.
  */
 #include "config.h"
 
@@ -112,74 +120,158 @@ static bool exec_has_kernel_rules(const struct policy *p, int nr)
 	return false;
 }
 
-/* PT_INTERP of an ELF file (64 or 32 bits, the file's own byte order being ours). */
-static int exec_elf_interp(int fd, const unsigned char *head, size_t n, char *out, size_t size)
+/* What the kernel makes of one file it executes, as far as the decision needs. */
+enum exec_kind {
+	EXEC_OTHER,
+	EXEC_SCRIPT, /* #!: next is its interpreter, run with the script as argument */
+	EXEC_ELF,    /* an ELF program: next is its ELF interpreter, when it has one */
+	/*
+	 * An ELF shared object with no ELF interpreter that is not a PIE
+	 * program (DF_1_PIE): a dynamic loader (ld-linux, musl's libc.so), or
+	 * a library run as a program. Run so, a loader maps and runs any file
+	 * it may read, named on its command line.
+	 */
+	EXEC_LOADER,
+};
+
+struct exec_file {
+	enum exec_kind kind;
+	bool has_next;
+	char next[4096];
+};
+
+/* The ELF header's fields the walk needs, 64 or 32 bits (the file's byte order being ours). */
+struct exec_elf {
+	bool is64;
+	unsigned int type, phnum, phentsize;
+	uint64_t phoff;
+};
+
+/* Program header i: its type and where its contents are. -1 when it cannot be read. */
+static int exec_elf_phdr(int fd, const struct exec_elf *e, unsigned int i, uint32_t *ret_type,
+			 uint64_t *ret_off, uint64_t *ret_len)
 {
-	bool is64 = n >= EI_NIDENT && head[EI_CLASS] == ELFCLASS64;
-	uint64_t phoff, off, len;
-	unsigned int phnum, phentsize;
+	off_t at = (off_t)(e->phoff + (uint64_t)i * e->phentsize);
+	Elf64_Phdr ph64;
+	Elf32_Phdr ph32;
 
-	if (n < (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return 0;
-	if (is64) {
-		const Elf64_Ehdr *e = (const Elf64_Ehdr *)head;
-
-		phoff = e->e_phoff, phnum = e->e_phnum, phentsize = e->e_phentsize;
+	if (e->is64) {
+		if (pread(fd, &ph64, sizeof(ph64), at) != (ssize_t)sizeof(ph64))
+			return -1;
+		*ret_type = ph64.p_type, *ret_off = ph64.p_offset, *ret_len = ph64.p_filesz;
 	} else {
-		const Elf32_Ehdr *e = (const Elf32_Ehdr *)head;
-
-		phoff = e->e_phoff, phnum = e->e_phnum, phentsize = e->e_phentsize;
-	}
-	for (unsigned int i = 0; i < phnum && i < 64; i++) {
-		Elf64_Phdr ph64;
-		Elf32_Phdr ph32;
-
-		if (pread(fd, is64 ? (void *)&ph64 : (void *)&ph32, is64 ? sizeof(ph64) : sizeof(ph32),
-			  (off_t)(phoff + (uint64_t)i * phentsize)) != (ssize_t)(is64 ? sizeof(ph64)
-											: sizeof(ph32)))
-			return 0;
-		if ((is64 ? ph64.p_type : ph32.p_type) != PT_INTERP)
-			continue;
-		off = is64 ? ph64.p_offset : ph32.p_offset;
-		len = is64 ? ph64.p_filesz : ph32.p_filesz;
-		if (len < 2 || len > size || pread(fd, out, len, (off_t)off) != (ssize_t)len ||
-		    out[len - 1] != '\0')
-			return 0;
-		return 1;
+		if (pread(fd, &ph32, sizeof(ph32), at) != (ssize_t)sizeof(ph32))
+			return -1;
+		*ret_type = ph32.p_type, *ret_off = ph32.p_offset, *ret_len = ph32.p_filesz;
 	}
 	return 0;
 }
 
-/* The next file the kernel executes for this one: 1 and its path, 0 when none. */
-static int exec_interpreter(int pathfd, char *out, size_t size)
+/* Does the dynamic section hold DF_1_PIE (a position-independent program, not a library)? */
+static bool exec_elf_pie(int fd, bool is64, uint64_t off, uint64_t len)
+{
+	unsigned char buf[64 * sizeof(Elf64_Dyn)];
+	size_t esz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), (off_t)off);
+
+	for (size_t i = 0; n > 0 && (i + 1) * esz <= (size_t)n; i++) {
+		int64_t tag;
+		uint64_t val;
+
+		if (is64) {
+			Elf64_Dyn d;
+
+			memcpy(&d, buf + i * esz, esz);
+			tag = d.d_tag, val = d.d_un.d_val;
+		} else {
+			Elf32_Dyn d;
+
+			memcpy(&d, buf + i * esz, esz);
+			tag = d.d_tag, val = d.d_un.d_val;
+		}
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_FLAGS_1)
+			return val & DF_1_PIE;
+	}
+	return false;
+}
+
+static void exec_elf_read(int fd, const unsigned char *head, size_t n, struct exec_file *ret)
+{
+	struct exec_elf e = { .is64 = n >= EI_NIDENT && head[EI_CLASS] == ELFCLASS64 };
+	bool dynamic = false, pie = false;
+
+	ret->kind = EXEC_ELF;
+	if (n < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return;
+	if (e.is64) {
+		const Elf64_Ehdr *h = (const Elf64_Ehdr *)head;
+
+		e.type = h->e_type, e.phoff = h->e_phoff;
+		e.phnum = h->e_phnum, e.phentsize = h->e_phentsize;
+	} else {
+		const Elf32_Ehdr *h = (const Elf32_Ehdr *)head;
+
+		e.type = h->e_type, e.phoff = h->e_phoff;
+		e.phnum = h->e_phnum, e.phentsize = h->e_phentsize;
+	}
+	for (unsigned int i = 0; i < e.phnum && i < 64; i++) {
+		uint64_t off, len;
+		uint32_t type;
+
+		if (exec_elf_phdr(fd, &e, i, &type, &off, &len) < 0)
+			return;
+		if (type == PT_DYNAMIC && !dynamic) {
+			dynamic = true;
+			pie = exec_elf_pie(fd, e.is64, off, len);
+		}
+		if (type != PT_INTERP)
+			continue;
+		if (len < 2 || len > sizeof(ret->next) ||
+		    pread(fd, ret->next, len, (off_t)off) != (ssize_t)len ||
+		    ret->next[len - 1] != '\0')
+			return;
+		ret->has_next = true;
+		return;
+	}
+	if (e.type == ET_DYN && dynamic && !pie)
+		ret->kind = EXEC_LOADER;
+}
+
+/* What the kernel does with the file open at pathfd: its kind, and the next file it runs. */
+static void exec_file_read(int pathfd, struct exec_file *ret)
 {
 	unsigned char head[EXEC_HEAD_MAX + 1];
 	_cleanup_close_ int fd = -1;
 	char link[64];
 	ssize_t n;
 
+	ret->kind = EXEC_OTHER;
+	ret->has_next = false;
 	/* Read as the supervisor: the kernel runs what the program may not read. */
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", pathfd);
 	fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return 0;
+		return;
 	n = pread(fd, head, EXEC_HEAD_MAX, 0);
 	if (n < 4)
-		return 0;
+		return;
 	head[n] = '\0';
 	if (head[0] == '#' && head[1] == '!') {
 		const char *s = (const char *)head + 2 + strspn((const char *)head + 2, " \t");
 		size_t len = strcspn(s, " \t\n");
 
-		if (!len || len >= size)
-			return 0;
-		memcpy(out, s, len);
-		out[len] = '\0';
-		return 1;
+		ret->kind = EXEC_SCRIPT;
+		if (!len || len >= sizeof(ret->next))
+			return;
+		memcpy(ret->next, s, len);
+		ret->next[len] = '\0';
+		ret->has_next = true;
+		return;
 	}
 	if (memcmp(head, ELFMAG, SELFMAG) == 0)
-		return exec_elf_interp(fd, head, (size_t)n, out, size);
-	return 0;
+		exec_elf_read(fd, head, (size_t)n, ret);
 }
 
 struct exec_ask {
@@ -192,24 +284,58 @@ static int exec_ask_path(void *userdata, const char **ret_path)
 	return 0;
 }
 
-/* 0, or EACCES when an interpreter meets `deny ... kernel` (the kernel would refuse it). */
-static int exec_check_interpreters(struct enforce_call *c)
+/*
+ * A loader run as a program (or as a script's #! interpreter) runs any
+ * file it may read: a pattern that lets programs run does not cover it,
+ * only its exact name does (policy_evaluate_named). 1 and the refusal in
+ * ret, or 0: it may run.
+ */
+static int exec_check_loader(struct enforce_call *c, const struct policy_call *call,
+			     const char *path, struct policy_decision *ret)
 {
-	int fd = c->paths[0].res.fd, r = 0;
+	struct exec_ask ask = { .path = path };
+	struct policy_decision d;
+
+	if (policy_evaluate_named(c->policy, call, exec_ask_path, &ask, &d) < 0)
+		d = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM };
+	if (d.action == POLICY_ALLOW || d.action == POLICY_LOG)
+		return 0;
+	d.path_consulted = true;
+	*ret = d;
+	return 1;
+}
+
+/*
+ * Every file the kernel executes for the call, as it does: the program, a
+ * script's interpreter (#!, up to its depth), the ELF interpreter. A
+ * program or #! interpreter that is a loader (EXEC_LOADER) must be named
+ * (exec_check_loader); with `kernel` rules, every interpreter must not
+ * meet one (the kernel's sandbox would refuse it: EACCES, blamed on the
+ * rule). 1 and the refusal in ret, or 0.
+ */
+static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
+{
+	struct policy_call call = { .nr = c->req->data.nr };
+	bool kernel = exec_has_kernel_rules(c->policy, call.nr);
 	struct unotify_path res[EXEC_DEPTH_MAX];
-	int n_res = 0;
-	char interp[4096];
+	int fd = c->paths[0].res.fd, n_res = 0, r = 0;
+	const char *path = c->paths[0].res.path;
+	struct exec_file f;
 
-	for (int depth = 0; depth < EXEC_DEPTH_MAX && r == 0 && fd >= 0; depth++) {
+	memcpy(call.args, c->req->data.args, sizeof(call.args));
+	for (int depth = 0; depth <= EXEC_DEPTH_MAX && r == 0 && fd >= 0; depth++) {
 		struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
-		struct policy_call call = { .nr = SYS_execve };
 		struct policy_decision d;
-		unotify_target *t;
 		struct exec_ask ask;
+		unotify_target *t;
 
-		if (exec_interpreter(fd, interp, sizeof(interp)) <= 0 || enforce_target(c, &t) < 0)
+		exec_file_read(fd, &f);
+		if (f.kind == EXEC_LOADER && (r = exec_check_loader(c, &call, path, ret)))
 			break;
-		how.path = interp;
+		/* The ELF interpreter runs for the program: it is not a program itself. */
+		if (!f.has_next || depth == EXEC_DEPTH_MAX || enforce_target(c, &t) < 0)
+			break;
+		how.path = f.next;
 		/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
 		if (unotify_path_resolve(t, &how, &res[n_res]) < 0)
 			break;
@@ -217,26 +343,43 @@ static int exec_check_interpreters(struct enforce_call *c)
 			unotify_path_release(&res[n_res]);
 			break;
 		}
-		ask.path = res[n_res].path;
+		path = ask.path = res[n_res].path;
 		fd = res[n_res++].fd;
-		if (policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) == 0 &&
-		    d.action == POLICY_DENY && d.kernel_answer)
-			r = EACCES;
+		call = (struct policy_call){ .nr = SYS_execve };
+		if (kernel && policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) == 0 &&
+		    d.action == POLICY_DENY && d.kernel_answer) {
+			d.path_consulted = true;
+			*ret = d;
+			r = 1;
+		}
+		if (f.kind != EXEC_SCRIPT)
+			break;
 	}
 	while (n_res > 0)
 		unotify_path_release(&res[--n_res]);
 	return r;
 }
 
+/*
+ * The policy let the exec run on its path: what else the kernel would run
+ * for it may still refuse it (above). Only where some exec rule refuses:
+ * without one, no exec is refused, a loader's neither.
+ */
+static void exec_recheck(struct enforce_call *c, struct policy_decision *d)
+{
+	struct policy_decision refusal;
+
+	if (!c->policy || !c->paths || !c->paths[0].resolved || c->paths[0].res.error)
+		return;
+	if (exec_check_files(c, &refusal) > 0)
+		*d = refusal;
+}
+
 /* No safe way: the kernel runs it (see above). */
 static void exec_perform(struct enforce_call *c, struct unotify_verdict *v)
 {
-	int err = 0;
-
-	if (c->policy && c->paths && c->paths[0].resolved &&
-	    exec_has_kernel_rules(c->policy, c->req->data.nr))
-		err = exec_check_interpreters(c);
-	*v = err ? unotify_verdict_errno(err) : unotify_verdict_continue();
+	(void)c;
+	*v = unotify_verdict_continue();
 }
 
 /* `deny ... kernel`: the lookup's error, else the refusal. */
@@ -308,6 +451,7 @@ static void exec_audit(struct enforce_call *c, struct audit_record *r)
 const struct enforce_family enforce_exec_family = {
 	.decode = exec_decode,
 	.path = exec_path,
+	.recheck = exec_recheck,
 	.perform = exec_perform,
 	.refuse = exec_refuse,
 	.release = enforce_free_state,

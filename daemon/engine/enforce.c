@@ -569,8 +569,11 @@ static void enforce_evaluate_all(struct enforcer *e, struct enforce_call *c,
 
 	memcpy(call.args, c->req->data.args, sizeof(call.args));
 	enforce_evaluate(e, c, &call, d);
-	if (!enforce_lets_run(d) || !d->path_consulted || !c->family ||
-	    !c->family->performed_as || !c->family->performed_as(c, &call))
+	if (!enforce_lets_run(d) || !d->path_consulted || !c->family)
+		return;
+	if (c->family->recheck)
+		c->family->recheck(c, d);
+	if (!enforce_lets_run(d) || !c->family->performed_as || !c->family->performed_as(c, &call))
 		return;
 	enforce_evaluate(e, c, &call, &as);
 	if (!enforce_lets_run(&as))

@@ -279,8 +279,20 @@ static int open_audit(struct daemon *d)
 		return r;
 	}
 	audit_set_level(d->audit, c->log_level);
-	/* Off the round trip: the supervising threads only copy their line. */
-	if (!c->audit_sync && (r = audit_set_async(d->audit)) < 0)
+	return 0;
+}
+
+/*
+ * Off the round trip: the supervising threads only copy their line, a
+ * thread of its own writes it. Started once hardened: capabilities and
+ * the seccomp filter are per thread, and a thread started before
+ * harden_apply() keeps every capability and no filter.
+ */
+static int start_audit_writer(struct daemon *d)
+{
+	int r = d->config.audit_sync ? 0 : audit_set_async(d->audit);
+
+	if (r < 0)
 		log_error("cannot start the audit writer: %s", strerror(-r));
 	return r;
 }
@@ -571,7 +583,9 @@ int main(int argc, char **argv)
 	r = unotify_thread_init();
 	if (r < 0)
 		log_warning("preparing /proc for impersonation: %s", strerror(-r));
-	if (d->config.harden && harden_apply(d->config.seccomp_kill) < 0) {
+	/* No thread but this one before: each later one inherits what it gave up. */
+	if ((d->config.harden && harden_apply(d->config.seccomp_kill) < 0) ||
+	    start_audit_writer(d) < 0) {
 		listen_close(&d->config, listen_fd, activated);
 		return EXIT_FAILURE;
 	}

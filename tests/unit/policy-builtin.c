@@ -205,6 +205,76 @@ static bool builtin_describe_and_pfc(void)
 	return ok;
 }
 
+static int builtin_named_path(void *userdata, const char **ret_path)
+{
+	*ret_path = userdata;
+	return 0;
+}
+
+/* policy_evaluate_named of one execve of path: 0 and the action and errno, or -1. */
+static int builtin_named(const char *text, const char *path, enum policy_action *ret_action,
+			 int *ret_error)
+{
+	struct policy_diags diags = { 0 };
+	struct policy *p = builtin_policy(text, &diags);
+	struct policy_call call = { .nr = policy_syscall_resolve("execve") };
+	struct policy_decision d;
+	int r = -1;
+
+	if (p && policy_evaluate_named(p, &call, builtin_named_path, (void *)path, &d) == 0) {
+		*ret_action = d.action;
+		*ret_error = d.error;
+		r = d.path_consulted ? 0 : -1;
+	}
+	policy_free(p);
+	policy_diags_free(&diags);
+	return r;
+}
+
+/* The loader run as a program: only an exact name lets it run; else the exec refusal. */
+static bool builtin_evaluate_named(void)
+{
+	static const struct {
+		const char *text;
+		enum policy_action action;
+		int error;
+	} cases[] = {
+		/* A glob does not cover it: the refusal after it decides. */
+		{ "default allow\nallow execve path=/usr/**\ndeny execve EACCES\n", POLICY_DENY,
+		  EACCES },
+		/* Its exact name does, before or after a glob. */
+		{ "default allow\nallow execve path=/usr/** path=/usr/lib/ld.so\ndeny execve\n",
+		  POLICY_ALLOW, 0 },
+		{ "default allow\nallow execve path=/usr/lib/ld\\.so\ndeny execve EACCES\n",
+		  POLICY_ALLOW, 0 },
+		/* A refusal by glob still matches. */
+		{ "default allow\ndeny execve path=/usr/lib/* ENOENT\n"
+		  "allow execve path=/usr/lib/ld.so\n",
+		  POLICY_DENY, ENOENT },
+		/* A deny-list: the default lets it run, not its name: the first refusal. */
+		{ "default allow\ndeny execve path=/tmp/** EROFS\n", POLICY_DENY, EROFS },
+		/* The default refuses. */
+		{ "default deny EPERM\nallow execve path=/usr/**\n", POLICY_DENY, EPERM },
+		/* Nothing refuses an exec: nothing to refuse the loader by. */
+		{ "default allow\nallow execve path=/usr/**\n", POLICY_ALLOW, 0 },
+		/* A log rule lets it run like an allow, by glob not. */
+		{ "default allow\nlog execve path=/usr/**\ndeny execve EACCES\n", POLICY_DENY,
+		  EACCES },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		enum policy_action action = POLICY_ALLOW;
+		int error = -1;
+
+		if (builtin_named(cases[i].text, "/usr/lib/ld.so", &action, &error) < 0 ||
+		    action != cases[i].action || error != cases[i].error) {
+			printf("# case %zu: got %s %d\n", i, policy_action_name(action), error);
+			return false;
+		}
+	}
+	return true;
+}
+
 void builtin_run_all(void (*report)(const char *name, bool ok))
 {
 	static const struct {
@@ -217,6 +287,8 @@ void builtin_run_all(void (*report)(const char *name, bool ok))
 		{ "builtin: unreadable file, failed policy unusable", builtin_file_errors },
 		{ "builtin: contrib policies check clean", builtin_contrib_policies },
 		{ "builtin: describe, source, PFC export", builtin_describe_and_pfc },
+		{ "builtin: the loader run as a program needs its exact name",
+		  builtin_evaluate_named },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)

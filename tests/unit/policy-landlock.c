@@ -413,7 +413,9 @@ static bool ll_random_calls(struct policy *p, const struct policy_landlock *ll,
 				memcpy(d.args, call.args, sizeof(d.args));
 				if (bpf_run(&prog->bpf, &d, &ret) < 0)
 					return false;
-				if ((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW ||
+				/* Execs go to the supervisor, then to Landlock: both decide. */
+				if (((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW &&
+				     nrs[n] != SYS_execve) ||
 				    !policy_landlock_decides(ll, call.nr))
 					continue;
 				/* The kernel refuses a directory to write or run before Landlock.

@@ -276,9 +276,14 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 	if (t->notify && (t->call.nr >= (int)c->prog->nr_max || !c->prog->notified[t->call.nr]))
 		fail(c, "the kernel notifies %s but notified[] says it never does",
 		     policy_syscall_name(t->call.nr));
-	/* Let run to the Landlock layer: Landlock decides, as the policy says. */
+	/*
+	 * Let run to the Landlock layer: Landlock decides, as the policy says.
+	 * Execs go to the supervisor first (the loader run as a program), then
+	 * to Landlock: both must agree.
+	 */
 	if (c->ll && policy_landlock_decides(c->ll, t->call.nr) &&
-	    (t->kernel_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW) {
+	    ((t->kernel_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW ||
+	     policy_landlock_family_of(t->call.nr) == POLICY_LANDLOCK_EXEC)) {
 		int f = policy_landlock_family_of(t->call.nr);
 
 		if (f == POLICY_LANDLOCK_CONNECT || f == POLICY_LANDLOCK_BIND) {

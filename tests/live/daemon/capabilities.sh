@@ -76,6 +76,20 @@ for set in CapEff CapPrm CapBnd; do
 	[ "$(daemon_caps $set)" = "$want" ] || fail "unit: the daemon's $set is $(daemon_caps $set)"
 done
 say "ok: under the unit's set the daemon keeps exactly the list (effective, permitted, bounding)"
+# Capabilities and seccomp filters are per thread: every thread of the daemon
+# (the audit trail's writer too) has given up the same, or it would keep all.
+# ThreadSanitizer's own thread starts before main: not the daemon's.
+main_status=$(grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):' "/proc/$DPID/status")
+for task in /proc/"$DPID"/task/*; do
+	[ "$(grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):' "$task/status")" = \
+		"$main_status" ] && continue
+	ldd "$UNOTIFYD" 2>/dev/null | grep -q libtsan && continue
+	fail "thread ${task##*/} of the daemon ($(cat "$task/comm")) has not given up what the main thread did: $(grep -E '^(CapEff|Seccomp_filters):' "$task/status" | paste -sd' ' -)"
+done
+[ "$(ls "/proc/$DPID/task" | wc -l)" -ge 2 ] || fail "the daemon runs no audit writer thread"
+printf '%s\n' "$main_status" | grep -q '^Seccomp_filters:[[:space:]]*[1-9]' ||
+	fail "the daemon has no seccomp filter"
+say "ok: every thread of the daemon has its capabilities and its seccomp filter"
 expect_no_grep "the unit's set lacks nothing" "$(cat "$T/d.err")" 'running without|failed'
 stop_daemon
 
