@@ -149,7 +149,8 @@ bool landlock_answers_syscall(int nr)
 	if (!pc)
 		return false;
 	for (int n = 0; n < 2; n++)
-		if (pc->path_arg[n] >= 0)
+		/* The f- xattr reads: a read of the descriptor's file, refused as the open. */
+		if (pc->path_arg[n] >= 0 || pc->path_arg[n] == POLICY_PATH_FD)
 			roles |= pc->role[n] == POLICY_ROLE_BY_OPEN_FLAGS
 					 ? (ROLE_R | ROLE_W | POLICY_ROLE_CREATE)
 					 : pc->role[n];

@@ -106,6 +106,9 @@ static const struct policy_pathcall policy_pathcalls[] = {
 	CALL(fchown, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
 	CALL(fsetxattr, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
 	CALL(fremovexattr, 0, POLICY_PATH_FD, A, -1, -1, 0, -1, false, MUTATE),
+	/* A descriptor opened for writing reads the attributes too: a read of its file. */
+	CALL(fgetxattr, 0, POLICY_PATH_FD, R, -1, -1, 0, -1, false, XATTR),
+	CALL(flistxattr, 0, POLICY_PATH_FD, R, -1, -1, 0, -1, false, XATTR),
 	CALL(execve, -1, 0, X, -1, -1, 0, -1, false, NONE),
 	CALL(execveat, 0, 1, X, -1, -1, 0, 4, false, NONE),
 };

@@ -74,6 +74,19 @@ static void xattr_decode_nr(struct enforce_call *c, struct xattr_state *s, const
 		*s = (struct xattr_state){ .kind = XATTR_LIST, .dirfd = AT_FDCWD, .path_addr = a[0],
 					   .out = a[1], .size = a[2],
 					   .nofollow = nr == SYS_llistxattr };
+	} else if (nr == SYS_fgetxattr || nr == SYS_flistxattr) {
+		/* The descriptor's file, as getxattrat(fd, NULL, AT_EMPTY_PATH) names it. */
+		*s = (struct xattr_state){ .kind = nr == SYS_fgetxattr ? XATTR_GET : XATTR_LIST,
+					   .dirfd = (int)a[0], .empty_path = true };
+		if (nr == SYS_fgetxattr) {
+			s->name_addr = a[1];
+			s->out = a[2];
+			s->size = a[3];
+		} else {
+			s->out = a[1];
+			s->size = a[2];
+		}
+		return;
 	} else if (nr == SYS_getxattrat) {
 		*s = (struct xattr_state){ .kind = XATTR_GET, .dirfd = (int)a[0], .path_addr = a[1],
 					   .at_flags = (unsigned int)a[2], .at_call = true,
