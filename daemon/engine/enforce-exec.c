@@ -132,6 +132,12 @@ enum exec_kind {
 	 * it may read, named on its command line.
 	 */
 	EXEC_LOADER,
+	/*
+	 * A file the supervisor cannot read (an execute-only copy, a
+	 * supervisor without CAP_DAC_OVERRIDE): it may be a loader, so it is
+	 * decided as one (fail closed: only its exact name lets it run).
+	 */
+	EXEC_UNREADABLE,
 };
 
 struct exec_file {
@@ -252,9 +258,9 @@ static void exec_file_read(int pathfd, struct exec_file *ret)
 	/* Read as the supervisor: the kernel runs what the program may not read. */
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", pathfd);
 	fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	n = pread(fd, head, EXEC_HEAD_MAX, 0);
+	n = fd < 0 ? -1 : pread(fd, head, EXEC_HEAD_MAX, 0);
+	if (n < 0)
+		ret->kind = EXEC_UNREADABLE;
 	if (n < 4)
 		return;
 	head[n] = '\0';
@@ -330,7 +336,8 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 		unotify_target *t;
 
 		exec_file_read(fd, &f);
-		if (f.kind == EXEC_LOADER && (r = exec_check_loader(c, &call, path, ret)))
+		if ((f.kind == EXEC_LOADER || f.kind == EXEC_UNREADABLE) &&
+		    (r = exec_check_loader(c, &call, path, ret)))
 			break;
 		/* The ELF interpreter runs for the program: it is not a program itself. */
 		if (!f.has_next || depth == EXEC_DEPTH_MAX || enforce_target(c, &t) < 0)

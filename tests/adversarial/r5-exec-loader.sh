@@ -246,6 +246,41 @@ for how in loader script sh; do
 	fi
 done
 
+# A copy of the loader the supervisor cannot read (root's, execute-only:
+# 0111, as some systems install programs), run by nobody under a supervisor
+# of its own (nobody: its user namespace maps no root, so no
+# CAP_DAC_OVERRIDE over root's files): the kernel runs it all the same, so
+# the supervisor must not let through what it cannot inspect: an
+# unreadable file is decided as a loader.
+if command -v setpriv >/dev/null 2>&1; then
+	XO=$T/xo
+	mkdir -p "$XO"
+	cp "$LOADER" "$XO/ld"
+	chmod 0111 "$XO/ld"
+	printf 'default allow\nallow @file-exec path=/usr/** path=%s/**\ndeny @file-exec EACCES\n' \
+		"$XO" >"$T/nobody.policy"
+	chmod 644 "$T/nobody.policy"
+	for c in "unreadable-loader $XO/ld $D/sh -c" "unreadable-control /bin/sh -c"; do
+		set -- $c
+		_case=$1
+		shift
+		case_begin "$_case" "(nobody supervising nobody) $*"
+		bounded "$RUN_TIMEOUT" setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			"$UNOTIFY" run -q --policy "$T/nobody.policy" -- "$@" "echo $WORD; echo OK"
+		if hung; then
+			case_fail "the run did not end within its time limit: a hang"
+		elif [ "$_case" = unreadable-loader ] && ran; then
+			case_fail "bypass: $D/sh ran through an execute-only loader, status $RC"
+		elif [ "$_case" = unreadable-control ] && ! printf '%s\n' "$OUT" | grep -q '^OK$'; then
+			case_fail "guard: /bin/sh did not run under an unprivileged supervisor (status $RC): $ERR"
+		else
+			case_pass "as expected (status $RC)"
+		fi
+	done
+else
+	case_skip "unreadable-loader: no setpriv"
+fi
+
 # check warns about the loader named exactly.
 case_begin check-named "policy check warns that the named loader runs any file it may read"
 if "$UNOTIFY" policy check "$T/named.policy" 2>&1 | grep -q 'names the dynamic loader'; then
