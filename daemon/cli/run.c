@@ -580,13 +580,24 @@ static void run_state_free(struct run_state *s)
 	free(s->layer.filter);
 }
 
-/* Has the program (or the sandbox's init) ended already? Its status is left to wait for. */
+/*
+ * Has the program (or the sandbox's init) ended, or does it within 2 s? Its
+ * status is left to wait for. The init outlives the program by its reaping
+ * and exit, so a program the daemon found gone may leave its init running a
+ * moment; meanwhile nothing runs unchecked: the daemon did not take the
+ * listener and ours is closed, so every notified call fails.
+ */
 static bool run_child_ended(const struct unotify_child *c)
 {
-	siginfo_t info = { 0 };
+	for (int ms = 0; ms <= 2000; ms += 10) {
+		siginfo_t info = { 0 };
 
-	return waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       info.si_pid == c->pid;
+		if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    info.si_pid == c->pid)
+			return true;
+		usleep(10 * 1000);
+	}
+	return false;
 }
 
 /*
