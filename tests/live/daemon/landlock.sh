@@ -20,7 +20,8 @@ deny  @file-write @file-create @file-delete kernel"
 policy scoped "default allow
 scope abstract-unix signal"
 # TCP ports (ABI 4): the daemon sends the ports with the ruleset.
-PORT_OK=$((30000 + $$ % 20000))
+# Below the ephemeral range (32768-60999) and apart from other tests' ports.
+PORT_OK=$((5000 + ($$ % 2000) * 2))
 PORT_NO=$((PORT_OK + 1))
 policy ports "default allow
 allow connect proto=tcp port=$PORT_OK

@@ -17,8 +17,10 @@ setup_tmp
 
 ABI=$("$UNOTIFY" info | sed -n 's/^landlock-abi: //p')
 
-# Ports of our own, apart from other tests': allowed and refused, connect and bind.
-BASE=$((30000 + $$ % 20000))
+# Ports of our own, apart from other tests' and above the kernel's ephemeral
+# range (32768-60999: a port another connection holds there is EADDRINUSE):
+# allowed and refused, connect and bind.
+BASE=$((61000 + ($$ % 1000) * 4))
 OK=$BASE
 NO=$((BASE + 1))
 BOK=$((BASE + 2))
