@@ -100,12 +100,16 @@ run_check() {
 		say "the same suite again, built with ASan and UBSan"
 		configure_build build-sanitizers --enable-werror --enable-debug --enable-sanitizers
 		# The race tests' 100000 attempts are for the first build; here a
-		# quarter still races every path under the sanitizers. The fuzz
-		# targets build with their own sanitizers whatever the build: run
-		# once, in the first. Both keep the whole run within its 15 minutes.
+		# quarter still races every path under the sanitizers. Three tests
+		# run once, in the first build, to keep the whole run within its 15
+		# minutes: the fuzz targets build with their own sanitizers whatever
+		# the build; the documented examples and the bench's smoke rows check
+		# output and docs, and run code the other tests run here too.
 		(cd build-sanitizers &&
 			UNOTIFY_RACE_ITERATIONS=${UNOTIFY_RACE_ITERATIONS:-25000} \
 			UNOTIFY_FUZZ_SKIP="the first build ran the fuzz targets (built with their own ASan and UBSan, the same in every build)" \
+			UNOTIFY_EXAMPLES_SKIP="the first build ran the documented examples (a check of the docs)" \
+			UNOTIFY_BENCH_SMOKE_SKIP="the first build ran the bench's smoke rows (a check of its output)" \
 			make -s -j"$jobs" check) ||
 			status=1
 		builds="build build-sanitizers"
