@@ -23,18 +23,33 @@ report=$(mktemp)
 list=$(mktemp)
 trap 'rm -f "$report" "$list"' EXIT
 
+# first_lines COUNT FALLBACK: the first COUNT lines of stdin, FALLBACK for
+# each one missing (a log that does not say as many as the .trs counted).
+first_lines() {
+	{
+		cat
+		i=0
+		while [ "$i" -lt "$1" ]; do
+			echo "$2"
+			i=$((i + 1))
+		done
+	} | head -n "$1"
+}
+
 # skip_lines LOG NAME COUNT: COUNT lines, one per skipped case of a test,
 # from the TAP driver's "SKIP: TEST N - what # SKIP why" lines in its log
 # ("SKIP: TEST - why" when the whole test skipped).
 skip_lines() {
-	{
-		[ ! -f "$1" ] || grep -E '^SKIP: ' "$1" | sed -e 's/ # SKIP */: /' -e 's/^SKIP: //'
-		i=0
-		while [ "$i" -lt "$3" ]; do
-			echo "$2: no reason given"
-			i=$((i + 1))
-		done
-	} | head -n "$3"
+	{ [ ! -f "$1" ] || grep -E '^SKIP: ' "$1"; } |
+		sed -e 's/ # SKIP */: /' -e 's/^SKIP: //' | first_lines "$3" "$2: no reason given"
+}
+
+# fail_lines LOG NAME COUNT: COUNT lines, one per failed case, from the TAP
+# driver's "FAIL: TEST N - what" (ERROR:, XPASS:) lines in its log, so the
+# report names the case and what it saw; "FAIL: NAME" for those not there.
+fail_lines() {
+	{ [ ! -f "$1" ] || grep -E '^(FAIL|ERROR|XPASS): ' "$1"; } |
+		cut -c1-300 | first_lines "$3" "FAIL: $2"
 }
 
 for dir in "$@"; do
@@ -50,6 +65,7 @@ for dir in "$@"; do
 		name=${trs#"$dir"/}
 		name=${name%.trs}
 		skips=0
+		fails=0
 		# shellcheck disable=SC2013 # results are single words
 		for result in $(sed -n 's/^:test-result: *//p' "$trs"); do
 			case $result in
@@ -62,10 +78,12 @@ for dir in "$@"; do
 				;;
 			*) # FAIL, ERROR, XPASS
 				failed=$((failed + 1))
-				echo "$result: $prefix$name (see ${trs%.trs}.log)" >>"$report"
+				fails=$((fails + 1))
 				;;
 			esac
 		done
+		[ "$fails" = 0 ] || fail_lines "${trs%.trs}.log" "$name" "$fails" |
+			sed "s|^\([A-Z]*\): |\1: $prefix|; s|\$| (see ${trs%.trs}.log)|" >>"$report"
 		[ "$skips" = 0 ] || skip_lines "${trs%.trs}.log" "$name" "$skips" |
 			sed "s|^|SKIP: $prefix|" >>"$report"
 	done <"$list"

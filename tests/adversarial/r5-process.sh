@@ -39,6 +39,10 @@ inflight() {
 		>/dev/null 2>&1 &
 	track_pid $!
 	urun --policy "$T/p.policy" -- "$ATTACK" r5-inflight "$T/fifo" "$T/ready" "$1"
+	# The program outlives its killed supervisor, so urun may return before
+	# it prints: wait for its two result lines (the FIFO's and PATH's).
+	wait_until 20 sh -c '[ "$(grep -cv "^# " "$0")" -ge 2 ]' "$T/.out" || true
+	OUT=$(cat "$T/.out")
 }
 
 case_begin inflight-denied "the supervisor killed while the FIFO's open waits in it, then denied/x"
