@@ -136,6 +136,16 @@ static void registration_watch_creds(struct sandbox_params *p, const struct ucre
 			   p->policy && p->policy->policy && policy_watches_creds(p->policy->policy);
 }
 
+/* How the sandbox's kept target state is proved, for its registration's log line. */
+static const char *registration_kept_text(const struct sandbox_params *p)
+{
+	if (p->fail_reason || !p->filter_is_policy || !p->policy || !p->policy->policy ||
+	    !policy_watches_creds(p->policy->policy))
+		return "";
+	return p->creds_watched ? " (kept target state: credentials watched)"
+				: " (kept target state: proved at each call, a client not root)";
+}
+
 int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 			struct proto_message *m)
 {
@@ -160,9 +170,10 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	p.id = s.id;
 	p.pid = s.pid;
 	p.policy_name = name;
-	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s",
+	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
 		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,
-		 p.fail_reason ? ": FAIL CLOSED, " : "", p.fail_reason ? p.fail_reason : "");
+		 registration_kept_text(&p), p.fail_reason ? ": FAIL CLOSED, " : "",
+		 p.fail_reason ? p.fail_reason : "");
 	fd = TAKE_FD(s.seccomp_fd);
 	r = sandbox_run(d, fd, &p, conn);
 	policy_entry_unref(p.policy);
