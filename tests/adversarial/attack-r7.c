@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -322,6 +323,7 @@ struct r7_reuse {
 	uid_t uid;          /* of the creator thread (0: a guard, root like the first) */
 	bool thread;        /* the new task is a thread (else a process) */
 	pid_t want;         /* the thread id to take */
+	int try;            /* how many writes of ns_last_pid so far */
 	atomic_int go;      /* 1: create one task now; 2: stop */
 	atomic_int done;    /* 1: a task was made, 2: it had the id */
 	atomic_int ready;
@@ -349,8 +351,8 @@ static int r7_reuse_task(struct r7_reuse *x, const char *how)
 
 	if (tid != x->want)
 		return -1;
-	note("reused tid %ld (the first thread's) by a %s of uid %u, via %s", (long)tid,
-	     x->thread ? "thread" : "process", (unsigned)getuid(), how);
+	note("reused tid %ld (the first thread's) by a %s of uid %u, via %s (try %d)", (long)tid,
+	     x->thread ? "thread" : "process", (unsigned)getuid(), how, x->try);
 	leak_path(AT_FDCWD, x->path);
 	return 0;
 }
@@ -397,8 +399,9 @@ static void *r7_creator(void *arg)
 	}
 	atomic_store(&x->ready, 1);
 	for (;;) {
+		/* Spins: another task of the pid namespace may fork between the write and ours. */
 		while ((g = atomic_load(&x->go)) == 0)
-			pause_ms(1);
+			sched_yield();
 		if (g == 2)
 			return NULL;
 		atomic_store(&x->go, 0);
@@ -455,6 +458,7 @@ static int cmd_tid_reuse(int argc, char **argv)
 	x.want = (pid_t)(long)ret;
 	for (int i = 0; i < tries; i++) {
 		pause_ms(5); /* the first thread's id is free once it is reaped */
+		x.try = i + 1;
 		r = r7_last_pid(x.want - 1);
 		if (r < 0)
 			return setup_failed("ns_last_pid", -r);

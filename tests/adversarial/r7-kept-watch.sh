@@ -68,6 +68,10 @@ MUST_WHY=
 
 # kept_judge refused|allowed SECRET: the last run, as the kernel decided natively.
 kept_judge() {
+	if printf '%s\n' "$ERR" | grep -Eq 'Sanitizer|runtime error:'; then
+		case_fail "the supervisor's sanitizer reported an error"
+		return 0
+	fi
 	if [ "$1" = refused ]; then
 		expect_blocked "$2" || return 0
 	elif hung; then
@@ -167,11 +171,11 @@ for what in thread process; do
 		MUST_WHY="the tid was not reused: the case did not test what it claims"
 		kept_case refused "tid-reuse-$what-$ns" \
 			"a root thread opens and exits; a $what of uid 1000 takes its id in $where and opens" \
-			"$RSECRET" $opt -- r7-tid-reuse "$R" 1000 "$what" 50
+			"$RSECRET" $opt -- r7-tid-reuse "$R" 1000 "$what" 200
 		MUST='^# reused tid'
 		MUST_WHY="the tid was not reused: the case did not test what it claims"
 		kept_case allowed "tid-reuse-$what-$ns-guard" "(guard) the same, the new $what root" \
-			"$RSECRET" $opt -- r7-tid-reuse "$R" 0 "$what" 50
+			"$RSECRET" $opt -- r7-tid-reuse "$R" 0 "$what" 200
 	done
 done
 
