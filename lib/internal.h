@@ -66,6 +66,8 @@ struct unotify_listener {
 	struct target_fid root;
 	/* What its targets were at their last call (target-cache.c), made on first use. */
 	_Atomic(struct target_cache *) cache;
+	/* Its filter notifies every credential change (unotify_listener_watch_creds). */
+	bool creds_watched;
 };
 
 

@@ -140,6 +140,14 @@ int unotify_listener_set_root(unotify_listener *l, int rootfd)
 	return 0;
 }
 
+int unotify_listener_watch_creds(unotify_listener *l)
+{
+	if (!l)
+		return -EINVAL;
+	l->creds_watched = true;
+	return 0;
+}
+
 /*
  * A process that holds a listener is a supervisor: nobody of its uid may
  * read or write its memory, take its descriptors (the listener) or trace

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "target.h"
 #include "util.h"
 
 int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdict *verdict)
@@ -64,6 +65,9 @@ int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
 	int decided;
 
 	*ret = unotify_verdict_errno(ENOSYS);
+	/* Before any decision: what a credential change makes stale is never used again. */
+	if (l->creds_watched && target_cache_watch(l, req) < 0)
+		return -ENOMEM; /* ENOSYS: the change does not happen */
 	decided = ops->decide(l, req, ret, ops->userdata);
 	if (decided < 0)
 		supervise_fail_closed(ret);

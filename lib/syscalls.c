@@ -38,6 +38,7 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_ADDFD),
 	ARG_EQ(ioctl, 1, SECCOMP_IOCTL_NOTIF_SET_FLAGS),
 	ARG_EQ(seccomp, 0, SECCOMP_GET_NOTIF_SIZES),
+	/* the listener; a kept target's thread still alive (target-cache.c) */
 #ifdef SYS_poll
 	ANY(poll),
 #endif

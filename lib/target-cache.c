@@ -26,6 +26,19 @@
  *    sandbox's view is fixed (the policy's kernel layer refuses chroot,
  *    pivot_root, setns and new mount or user namespaces: the implicit set
  *    fixed-view), and the root was the pinned root when the entry was made.
+ * On a listener that watches credentials (unotify_listener_watch_creds:
+ * its filter notifies every call that changes them, lib/creds-calls.h),
+ * the ids, capabilities and groups need no proof: such a call drops the
+ * thread's entry before it runs (target_cache_watch, before the call is
+ * decided), and the thread cannot make another call until it has run. So
+ * an entry holds while its thread lives: one poll of its pidfd (readable
+ * once the thread has exited, before its number can be reused), about
+ * half of PIDFD_GET_INFO alone, and every target keeps its state, not
+ * only root. What remains is the thread id changing hands at an exec by a
+ * thread that is not its process's leader (it takes the leader's id, and
+ * the pidfd of that id follows it, while the old leader may still be
+ * calling): such an exec ends all keeping on the listener.
+ *
  * What is not kept: the umask and the signal dispositions (the target
  * changes them without a system call we see), so only calls that use
  * neither take a kept state (unotify_target_new_cached: opens that create
@@ -40,12 +53,14 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
+#include "creds-calls.h"
 #include "internal.h"
 #include "target.h"
 #include "uapi.h"
@@ -81,6 +96,8 @@ struct cache_dir {
 
 struct target_cache {
 	pthread_mutex_t lock;
+	bool stopped;   /* a non-leader exec was seen: nothing is kept any more */
+	uint64_t epoch; /* credential changes seen: a state read before one is not kept */
 	struct cache_entry slot[CACHE_SLOTS];
 	struct cache_dir dir[CACHE_DIRS];
 	unsigned int dir_next;
@@ -131,8 +148,16 @@ static struct cache_entry *cache_slot(struct target_cache *c, pid_t tid)
 	return &c->slot[(unsigned int)tid % CACHE_SLOTS];
 }
 
+/* Is the thread the entry describes still alive (a thread pidfd polls readable once it exited)? */
+static bool cache_entry_lives(const struct cache_entry *e)
+{
+	struct pollfd p = { .fd = e->pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
 /* Has the thread the entry describes the same ids and capabilities now? */
-static bool cache_entry_holds(const struct cache_entry *e)
+static bool cache_entry_holds(const struct cache_entry *e, bool watched)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3,
 					      .pid = e->tid };
@@ -141,6 +166,8 @@ static bool cache_entry_holds(const struct cache_entry *e)
 	const struct target *t = &e->t;
 	uint64_t eff, prm;
 
+	if (watched)
+		return cache_entry_lives(e);
 	if (ioctl(e->pidfd, PIDFD_GET_INFO, &info) < 0)
 		return false; /* ESRCH: that thread is gone; ENOTTY: before 6.13 */
 	if (info.ruid != t->uid || info.euid != t->euid || info.suid != t->suid ||
@@ -173,18 +200,20 @@ static int cache_copy(const struct target *from, struct target *ret)
 	return 0;
 }
 
-int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret)
+int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_t *ret_epoch)
 {
 	struct target_cache *c = cache_of(l);
 	struct cache_entry *e;
 	int r = 0;
 
+	*ret_epoch = UINT64_MAX; /* no cache: nothing will be kept */
 	if (!c)
 		return 0;
 	pthread_mutex_lock(&c->lock);
+	*ret_epoch = c->epoch;
 	e = cache_slot(c, tid);
 	if (e->used && e->tid == tid) {
-		if (cache_entry_holds(e))
+		if (cache_entry_holds(e, l->creds_watched))
 			r = cache_copy(&e->t, ret) < 0 ? -ENOMEM : 1;
 		else
 			cache_entry_clear(e);
@@ -195,7 +224,7 @@ int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret)
 	return r;
 }
 
-void target_cache_put(unotify_listener *l, const struct target *t, int pidfd)
+void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t epoch)
 {
 	struct target_cache *c = cache_of(l);
 	struct cache_entry *e;
@@ -207,6 +236,17 @@ void target_cache_put(unotify_listener *l, const struct target *t, int pidfd)
 	}
 	copy.rootfd_borrowed = true;
 	pthread_mutex_lock(&c->lock);
+	/*
+	 * A credential change seen since t was read (say by a signal handler
+	 * of the thread, its call interrupted after we proved it pending) may
+	 * have made t stale before this entry could be dropped: not kept.
+	 */
+	if (c->stopped || c->epoch != epoch) {
+		pthread_mutex_unlock(&c->lock);
+		target_release(&copy);
+		pidfd = safe_close(pidfd);
+		return;
+	}
 	e = cache_slot(c, t->tid);
 	cache_entry_clear(e);
 	*e = (struct cache_entry){
@@ -216,6 +256,48 @@ void target_cache_put(unotify_listener *l, const struct target *t, int pidfd)
 		.t = copy,
 	};
 	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Is tid, whose exec is pending, its process's leader? pidfd_open without
+ * PIDFD_THREAD opens leaders only; then ID_VALID proves tid was still the
+ * caller's. Any doubt says no.
+ */
+static bool cache_exec_by_leader(unotify_listener *l, const struct seccomp_notif *req)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)req->pid, 0);
+	bool leader = pidfd >= 0;
+
+	if (pidfd >= 0)
+		pidfd = safe_close(pidfd);
+	return leader && unotify_id_valid(l, req->id) == 0;
+}
+
+int target_cache_watch(unotify_listener *l, const struct seccomp_notif *req)
+{
+	struct target_cache *c;
+	struct cache_entry *e;
+	bool stop;
+
+	if (!creds_call(req->data.nr))
+		return 0;
+	/* Without the cache the stop could not be recorded: the caller fails the call. */
+	c = cache_of(l);
+	if (!c)
+		return -ENOMEM;
+	stop = creds_call_is_exec(req->data.nr) && !cache_exec_by_leader(l, req);
+	pthread_mutex_lock(&c->lock);
+	c->epoch++;
+	e = cache_slot(c, (pid_t)req->pid);
+	if (e->used && e->tid == (pid_t)req->pid)
+		cache_entry_clear(e);
+	if (stop) {
+		c->stopped = true;
+		for (size_t i = 0; i < CACHE_SLOTS; i++)
+			cache_entry_clear(&c->slot[i]);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
 }
 
 int target_cache_dir_get(unotify_listener *l, const struct target_fid *fid, char *ret, size_t size)

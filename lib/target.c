@@ -413,7 +413,7 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
  * (ID_VALID after pidfd_open: the tid was still our target's).
  */
 static void target_keep(unotify_listener *l, const struct seccomp_notif *req,
-			const struct target *t)
+			const struct target *t, uint64_t epoch)
 {
 	int pidfd;
 
@@ -426,24 +426,25 @@ static void target_keep(unotify_listener *l, const struct seccomp_notif *req,
 		pidfd = safe_close(pidfd);
 		return;
 	}
-	target_cache_put(l, t, pidfd);
+	target_cache_put(l, t, pidfd, epoch);
 }
 
 int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
 		     struct target *ret)
 {
+	uint64_t epoch = UINT64_MAX;
 	int r;
 
 	if (req->pid == 0)
 		return -ESRCH;
 	if (view_fixed) {
-		r = target_cache_get(l, (pid_t)req->pid, ret);
+		r = target_cache_get(l, (pid_t)req->pid, ret, &epoch);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
 	r = target_read(l, req, ret);
 	if (r == 0 && view_fixed)
-		target_keep(l, req, ret);
+		target_keep(l, req, ret, epoch);
 	return r;
 }
 

@@ -207,10 +207,24 @@ int procfs_owner_of_dir(struct procfs_view *v, const struct target *t, int dirfd
 
 /* ---- target-cache.c ---- */
 
-/* 1 and a copy of the kept state of tid when it still holds; 0: none. */
-int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret);
-/* Keeps a copy of t (read by target_read, pending), with pidfd, the thread's (taken). */
-void target_cache_put(unotify_listener *l, const struct target *t, int pidfd);
+/*
+ * 1 and a copy of the kept state of tid when it still holds; 0: none, and
+ * *ret_epoch says when, for target_cache_put of what is read next.
+ */
+int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_t *ret_epoch);
+/*
+ * Keeps a copy of t (read by target_read after target_cache_get gave
+ * epoch, pending), with pidfd, the thread's (taken); not when a credential
+ * change was seen since.
+ */
+void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t epoch);
+/*
+ * On a listener that watches credentials, before req is decided: a call
+ * that changes its thread's credentials drops what was kept of the thread;
+ * an exec by a thread that is not its process's leader ends all keeping.
+ * -ENOMEM when that could not be recorded: the call must fail.
+ */
+int target_cache_watch(unotify_listener *l, const struct seccomp_notif *req);
 /*
  * The name a directory (fid) had under the pinned root when last proved:
  * 1 and its text, or 0. A hint only: the caller proves it again.

@@ -84,6 +84,21 @@ int unotify_listener_fd(const unotify_listener *l);
  */
 int unotify_listener_set_root(unotify_listener *l, int rootfd);
 /*
+ * Says that the listener's filter notifies every call that changes a
+ * thread's credentials (lib/creds-calls.h: the set*id family, setgroups,
+ * capset, execve, execveat) wherever it may run, and refuses what the
+ * implicit set fixed-view refuses: the kernel layer of a policy with that
+ * set (policy_compile). Then the supervising loop drops what it kept of a
+ * thread when one of those calls of the thread comes, and a state kept for
+ * a thread is used again while that thread lives (one poll of its pidfd),
+ * for any target, groups included, instead of being proved afresh each
+ * time (unotify_target_new_kept). Set it before supervision starts, and
+ * only for such a filter: with a filter that lets one of those calls run
+ * unseen, the supervisor would act with credentials the target no longer
+ * has.
+ */
+int unotify_listener_watch_creds(unotify_listener *l);
+/*
  * Borrows pidfd. Returns an fd: the root directory of the process pidfd
  * refers to, O_PATH, in its mount namespace. -ESRCH when the process has
  * exited (its pid may name another process by now: nothing of it is
@@ -597,8 +612,10 @@ int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, uno
 /*
  * The same from what was read of the thread at an earlier call, when that
  * provably still holds (the same thread, the same eight ids and
- * capabilities, groups it cannot have changed or that decide nothing; see
- * lib/target-cache.c), else read afresh and kept. view_fixed: the
+ * capabilities, groups it cannot have changed or that decide nothing; or,
+ * on a listener that watches credentials, the same thread and no
+ * credential change since; see lib/target-cache.c), else read afresh and
+ * kept. view_fixed: the
  * sandbox's filter refuses every call that changes a root or a user
  * namespace (chroot, pivot_root, setns, new mount or user namespaces: the
  * policy's implicit set fixed-view); without it nothing is kept. Such a

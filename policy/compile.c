@@ -55,6 +55,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lib/creds-calls.h"
 #include "lib/util.h"
 #include "policy/internal.h"
 #include "policy/landlock.h"
@@ -382,14 +383,42 @@ static int compile_new_ctx(uint32_t def, scmp_filter_ctx *ret)
  * would check against the ruleset, which the policy may let run, must reach
  * the supervisor, which performs it outside the sandbox.
  */
+/* May the plan let some call of its syscall run in the kernel, unseen? */
+static bool compile_plan_may_run(const struct compile_plan *plan, uint32_t def)
+{
+	return plan->kind == PLAN_DEFAULT ? def == SCMP_ACT_ALLOW
+	       : plan->action == SCMP_ACT_ALLOW ||
+			 (plan->kind == PLAN_COND && def == SCMP_ACT_ALLOW);
+}
+
 static void compile_plan_landlock(const struct policy_landlock *ll, int nr, uint32_t def,
 				  struct compile_plan *plan)
 {
-	bool may_run = plan->kind == PLAN_DEFAULT ? def == SCMP_ACT_ALLOW
-			: plan->action == SCMP_ACT_ALLOW ||
-				  (plan->kind == PLAN_COND && def == SCMP_ACT_ALLOW);
+	if (ll && compile_plan_may_run(plan, def) && landlock_forces_notify(ll, nr))
+		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
+}
 
-	if (ll && may_run && landlock_forces_notify(ll, nr))
+bool policy_watches_creds(const struct policy *p)
+{
+	return p && implicit_is_on(p, "fixed-view");
+}
+
+/*
+ * With fixed-view, the filter also notifies every call that changes a
+ * thread's credentials wherever the policy lets it run (lib/creds-calls.h):
+ * the supervisor keeps what a thread is between its calls and must see
+ * what makes that stale. It lets them run as the policy says (the
+ * supervisor evaluates the same rules); one round trip per change.
+ */
+static bool compile_watches(const struct policy *p, int nr)
+{
+	return creds_call(nr) && policy_watches_creds(p);
+}
+
+static void compile_plan_watch(const struct policy *p, int nr, uint32_t def,
+			       struct compile_plan *plan)
+{
+	if (compile_watches(p, nr) && compile_plan_may_run(plan, def))
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
 }
 
@@ -407,11 +436,13 @@ static int compile_build(const struct policy *p, const struct policy_landlock *l
 	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
 		struct compile_plan plan;
 
-		if (ll && policy_landlock_decides(ll, nr)) {
+		/* A watched call Landlock would decide is the supervisor's, by the same rules. */
+		if (ll && policy_landlock_decides(ll, nr) && !compile_watches(p, nr)) {
 			r = landlock_compile_syscall(ctx, ll, nr, def, &plan.notified);
 		} else {
 			r = compile_plan_of(p, nr, def, &plan);
 			compile_plan_landlock(ll, nr, def, &plan);
+			compile_plan_watch(p, nr, def, &plan);
 			if (r == 0 && plan.kind != PLAN_DEFAULT)
 				r = compile_add_plan(ctx, p, nr, &plan);
 		}

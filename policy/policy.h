@@ -105,6 +105,12 @@ struct policy_program {
 
 /* Builds the kernel layer. */
 int policy_compile(const struct policy *p, struct policy_program **ret);
+/*
+ * Does the kernel layer notify every credential change it lets run (with
+ * the implicit set fixed-view on)? Then a supervisor of a filter built
+ * from it may watch credentials (unotify_listener_watch_creds).
+ */
+bool policy_watches_creds(const struct policy *p);
 void policy_program_free(struct policy_program *prog);
 /* libseccomp's pseudo filter code of the kernel layer (for explain/debug). */
 int policy_export_pfc(const struct policy *p, int fd);

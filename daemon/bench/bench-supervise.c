@@ -353,6 +353,9 @@ int bench_engine_prepare(struct bench_run *run)
 		return -ENOMEM;
 	run->mode_data = e;
 	r = unotify_listener_new(TAKE_FD(run->listener), &e->listener);
+	/* The targets' filter notifies every credential change (bench-target.c), as run's does. */
+	if (r >= 0)
+		r = unotify_listener_watch_creds(e->listener);
 	if (r >= 0)
 		r = unotify_listener_set_sync(e->listener, run->cfg->sync == 1);
 	if (r == -EOPNOTSUPP && run->cfg->sync != 1)

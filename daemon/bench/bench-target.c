@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "lib/creds-calls.h"
 #include "lib/util.h"
 
 #if defined(__x86_64__) && !defined(__ILP32__)
@@ -316,8 +317,20 @@ enum {
 	VIEW_AT, /* the clone block (4 instructions: the + 3), then the EPERM */
 };
 
+/*
+ * A notified target's filter notifies every credential change too
+ * (lib/creds-calls.h), as a policy's kernel layer with fixed-view does: the
+ * engine rows may then keep target state unproved, as `unotify run` does.
+ * One jump each past the measured call; a kernel-allowed target allows them.
+ */
+#define TARGET_WATCHED 12
+_Static_assert(TARGET_WATCHED == CREDS_CALLS_COUNT, "the filter watches what creds_call() lists");
+#define TARGET_WATCH(name, i) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_##name, TARGET_WATCHED - (i), 0)
+
 static int target_load_filter(enum bench_target_kind kind, int nr)
 {
+	const uint32_t creds = kind == BENCH_TARGET_NOTIFIED ? SECCOMP_RET_USER_NOTIF
+							      : SECCOMP_RET_ALLOW;
 	struct sock_filter insns[] = {
 #ifdef BENCH_AUDIT_ARCH
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -329,6 +342,20 @@ static int target_load_filter(enum bench_target_kind kind, int nr)
 		/* Same length either way: kernel-allowed pays the filter, not the hand-off. */
 		BPF_STMT(BPF_RET | BPF_K, kind == BENCH_TARGET_NOTIFIED ? SECCOMP_RET_USER_NOTIF
 									: SECCOMP_RET_ALLOW),
+		TARGET_WATCH(setuid, 0),
+		TARGET_WATCH(setgid, 1),
+		TARGET_WATCH(setreuid, 2),
+		TARGET_WATCH(setregid, 3),
+		TARGET_WATCH(setresuid, 4),
+		TARGET_WATCH(setresgid, 5),
+		TARGET_WATCH(setfsuid, 6),
+		TARGET_WATCH(setfsgid, 7),
+		TARGET_WATCH(setgroups, 8),
+		TARGET_WATCH(capset, 9),
+		TARGET_WATCH(execve, 10),
+		TARGET_WATCH(execveat, 11),
+		BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 1, 0, 0),
+		BPF_STMT(BPF_RET | BPF_K, creds),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		TARGET_REFUSE(chroot),

@@ -21,6 +21,7 @@
 #include "explain-landlock.h"
 #include "explain-rules.h"
 #include "run.h"
+#include "lib/creds-calls.h"
 #include "lib/util.h"
 #include "policy/policy.h"
 
@@ -462,6 +463,23 @@ static struct json_object *explain_json_implicit(const struct explain *x)
 	return o;
 }
 
+/* With fixed-view the filter notifies credential changes (lib/creds-calls.h): say which. */
+static void explain_print_creds(const struct explain *x)
+{
+	const char *sep = "";
+
+	if (!policy_watches_creds(x->policy))
+		return;
+	printf("credential changes (");
+	for (size_t nr = 0; nr < x->prog->nr_max; nr++)
+		if (creds_call((long)nr)) {
+			printf("%s%s", sep, policy_syscall_name((int)nr));
+			sep = ", ";
+		}
+	printf("): to the supervisor where the policy lets them run (it keeps what a thread "
+	       "is between its calls, and drops it there)\n");
+}
+
 static void explain_print_header(const struct explain *x, const struct explain_rule *others)
 {
 	printf("policy:");
@@ -469,6 +487,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 		printf(" %s", x->files[i]);
 	printf("\nforeign architectures (i386, x32 entry points): killed in the kernel\n");
 	explain_print_implicit(x);
+	explain_print_creds(x);
 	explain_landlock_print_header(&x->landlock);
 	if (x->only_nr >= 0)
 		return;
@@ -502,6 +521,8 @@ static int explain_run(const struct explain *x)
 				      json_object_new_string(x->files[i]));
 	json_object_object_add(o, "foreign_arch", json_object_new_string("kill"));
 	json_object_object_add(o, "implicit", explain_json_implicit(x));
+	json_object_object_add(o, "credential_changes_notified",
+			       json_object_new_boolean(policy_watches_creds(x->policy)));
 	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
 	r = explain_walk(x, list, &at);

@@ -415,6 +415,9 @@ static int run_start(struct run_state *s)
 		fprintf(stderr, "unotify: cannot use the listener: %s\n", strerror(-r));
 		return EXIT_SUPERVISOR;
 	}
+	/* The program's filter is s->prog: it notifies every credential change it lets run. */
+	if (!o->daemon && policy_watches_creds(s->policy))
+		(void)unotify_listener_watch_creds(s->listener);
 	if (o->sync) {
 		r = unotify_listener_set_sync(s->listener, true);
 		if (r < 0 && !o->quiet)

@@ -28,6 +28,7 @@
 #include "lib/util.h"
 #include "log.h"
 #include "policies.h"
+#include "policy/policy.h"
 #include "protocol/oci-state.h"
 #include "registration.h"
 #include "sandbox.h"
@@ -121,6 +122,30 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
 		registration_fail(p, reason, size, "its root cannot be pinned", -r);
 }
 
+/*
+ * May the sandbox's kept target state go unproved (unotify_listener_watch_creds)?
+ * Only when the client says its program runs under the very kernel layer,
+ * which notifies every credential change, and the client is root. Unlike
+ * fixed-view above, a client that lies about this one could gain: a
+ * set-id program it runs that drops its ids would have its calls
+ * performed with the ids it dropped. A root client gains nothing by it.
+ */
+static void registration_watch_creds(struct sandbox_params *p, const struct ucred *cred)
+{
+	p->creds_watched = p->filter_is_policy && !p->fail_reason && cred->uid == 0 &&
+			   p->policy && p->policy->policy && policy_watches_creds(p->policy->policy);
+}
+
+/* How the sandbox's kept target state is proved, for its registration's log line. */
+static const char *registration_kept_text(const struct sandbox_params *p)
+{
+	if (p->fail_reason || !p->filter_is_policy || !p->policy || !p->policy->policy ||
+	    !policy_watches_creds(p->policy->policy))
+		return "";
+	return p->creds_watched ? " (kept target state: credentials watched)"
+				: " (kept target state: proved at each call, a client not root)";
+}
+
 int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 			struct proto_message *m)
 {
@@ -141,12 +166,14 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	proto_message_release(m);
 	registration_choose_policy(d, &s, name, sizeof(name), &p, reason, sizeof(reason));
 	registration_pin(d, &s, &p, reason, sizeof(reason));
+	registration_watch_creds(&p, cred);
 	p.id = s.id;
 	p.pid = s.pid;
 	p.policy_name = name;
-	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s",
+	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
 		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,
-		 p.fail_reason ? ": FAIL CLOSED, " : "", p.fail_reason ? p.fail_reason : "");
+		 registration_kept_text(&p), p.fail_reason ? ": FAIL CLOSED, " : "",
+		 p.fail_reason ? p.fail_reason : "");
 	fd = TAKE_FD(s.seccomp_fd);
 	r = sandbox_run(d, fd, &p, conn);
 	policy_entry_unref(p.policy);

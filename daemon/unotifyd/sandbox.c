@@ -271,6 +271,8 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 		return r;
 	}
 	sandbox_pin_root(s, l, TAKE_FD(root_fd));
+	if (p->creds_watched)
+		(void)unotify_listener_watch_creds(l);
 	sandbox_prepare(d, s, l);
 	sandbox_link(d, s);
 	sandbox_ack(s, conn);

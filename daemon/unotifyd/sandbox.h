@@ -21,6 +21,7 @@ struct sandbox_params {
 	const char *fail_reason;
 	int root_fd;                   /* taken by sandbox_run: the sandbox's pinned root, or -1 */
 	bool filter_is_policy;         /* its filter is policy's kernel layer (run --daemon) */
+	bool creds_watched;            /* and notifies every credential change (registration.c) */
 };
 
 /*

@@ -102,5 +102,19 @@ extern const struct attack_cmd attack_r4_cmds[];
 extern const struct attack_cmd attack_tcp_cmds[];
 extern const struct attack_cmd attack_r5_cmds[];
 extern const struct attack_cmd attack_r6_cmds[];
+extern const struct attack_cmd attack_r7_cmds[];
+extern const struct attack_cmd attack_r7_abi_cmds[];
+
+/* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
+#define R7_UID 1000
+/* 0 when r >= 0, else -errno. */
+long r7_sys(long r);
+/* Opens PATH and closes it: 0 or -errno (no secret printed). */
+int r7_open(const char *path);
+/* "opened" for 0, else the errno's name. */
+const char *r7_what(int r);
+/* Drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from this thread's effective set. */
+int r7_caps_drop_dac(void);
+pid_t r7_gettid(void);
 
 #endif

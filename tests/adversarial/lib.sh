@@ -337,13 +337,15 @@ policy() {
 	printf '%s\n' "$2" >"$T/policies/$1.policy"
 }
 
-# start_daemon [DIR]: unotifyd on $SOCK, its cwd DIR (default $T), audit in $T/audit.log.
+# start_daemon [DIR]: unotifyd on $SOCK, its cwd DIR (default $T), audit in
+# $T/audit.log; UNOTIFYD_ARGS: more options (words).
 start_daemon() {
 	SOCK=$T/d.sock
 	mkdir -p "$T/policies"
 	[ -x "$UNOTIFYD" ] || fail "$UNOTIFYD is not built"
+	# shellcheck disable=SC2086
 	(cd "${1:-$T}" && exec "$UNOTIFYD" --socket "$SOCK" --policy-dir "$T/policies" \
-		--log "$T/audit.log" --seccomp-default kill 2>>"$T/d.err") &
+		--log "$T/audit.log" --seccomp-default kill ${UNOTIFYD_ARGS:-} 2>>"$T/d.err") &
 	DPID=$!
 	track_pid "$DPID"
 	wait_until 10 grep -q 'listening on' "$T/d.err" ||

@@ -36,6 +36,12 @@ as_nobody() {
 as_nobody --daemon --socket "$SOCK" --policy-name web -- "$PROBE" getppid
 expect_out "run --daemon as nobody, policy directory unreadable: the daemon answers" "ret=7"
 expect_log "the daemon registered it" "sandbox unotify-run-[0-9]+ .*: policy web"
+expect_log "a client not root: the kept state is proved at each call" \
+	"uid=$(id -u nobody): policy web \\(kept target state: proved at each call, a client not root\\)"
+urun -q --daemon --socket "$SOCK" --policy-name web -- "$PROBE" read /etc/shadow
+expect_out "as root: a path rule decided in the daemon" "err EACCES"
+expect_log "a root client: credentials watched" \
+	"uid=0: policy web \\(kept target state: credentials watched\\)"
 as_nobody --daemon --socket "$SOCK" --policy-name web -- "$PROBE" mkdir "$T/m" 0755
 expect_out "the kernel layer is the daemon's policy's (mkdir settled in the kernel)" "err EACCES"
 # A program that notifies nothing can be over before the daemon pins its

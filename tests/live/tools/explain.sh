@@ -67,6 +67,14 @@ openat=$(block openat)
 expect_grep "openat: allow after a path rule with register conditions: either way" "$openat" \
 	"if an earlier rule read memory: performed by the supervisor"
 
+say "== credential changes: notified next to path rules (fixed-view), not without"
+ucmd policy explain "$T/m.policy"
+expect_grep "path rules: the credential changes are the supervisor's" "$OUT" \
+	'^credential changes \(execve, setuid, .*, capset, execveat\): to the supervisor where the policy lets them run'
+printf 'default allow\nreturn getppid 7\n' >"$T/nopath.policy"
+ucmd policy explain "$T/nopath.policy"
+expect_no_grep "no path rule: nothing said of credential changes" "$OUT" '^credential changes'
+
 say "== --json"
 ucmd policy explain "$T/m.policy" --json
 expect_status "--json" 0
@@ -81,6 +89,7 @@ assert d["default"]["default"] is True and d["default"]["action"] == "deny"
 assert d["default"]["errno"] == "EPERM" and d["default"]["enforcement"] == ["kernel"]
 assert d["implicit"]["fixed-view"] == "in effect", d["implicit"]
 assert d["implicit"]["raw-sockets"] == "not needed", d["implicit"]
+assert d["credential_changes_notified"] is True
 def own(s):
     return any(not r["default"] and not r["file"].startswith("implicit:") for r in s["rules"])
 by = {s["name"]: s for s in d["syscalls"] if own(s)}
