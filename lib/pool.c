@@ -568,7 +568,8 @@ static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
 {
 	struct pool *p = t->p;
 	struct unotify_verdict v;
-	uint64_t start = supervise_start(p->ops);
+	/* The round trip's start is when RECV returned: no clock read of its own. */
+	uint64_t start = p->ops->replied ? got : 0;
 	int decided = supervise_decide(p->l, p->ops, t->req, &v);
 
 	pool_learn_cost(p, t->req, pool_now_ns() - got);

@@ -28,6 +28,8 @@
 /* Each entry: its length, then its bytes, each part 8-byte aligned. */
 #define AUDIT_QUEUE_ALIGN(n) (((n) + 7) & ~(size_t)7)
 #define AUDIT_QUEUE_HEAD AUDIT_QUEUE_ALIGN(sizeof(size_t))
+_Static_assert(AUDIT_QUEUE_HEAD + AUDIT_QUEUE_ALIGN(AUDIT_QUEUE_ENTRY_MAX) <= AUDIT_QUEUE_SIZE,
+	       "an entry always fits in an empty buffer");
 
 struct audit_queue {
 	struct audit_sink *sink;
@@ -37,6 +39,7 @@ struct audit_queue {
 	pthread_cond_t wake;
 	char *active, *spare;
 	size_t len;
+	size_t reserved;   /* by the thread holding the lock between reserve and commit */
 	char *out_writer;  /* the writer's lines */
 	char *out_pusher;  /* a full buffer's lines, rendered by a pusher under the lock */
 	bool stop;
@@ -158,7 +161,12 @@ int audit_queue_start(struct audit_sink *sink, audit_render_fn render, void *use
 	return 0;
 }
 
-void audit_queue_push(struct audit_queue *q, const void *entry, size_t len)
+/*
+ * Room for an entry of len bytes (at most AUDIT_QUEUE_ENTRY_MAX), written
+ * in place: no copy on the caller's stack first. The lock is held until
+ * audit_queue_commit.
+ */
+void *audit_queue_reserve(struct audit_queue *q, size_t len)
 {
 	size_t need = AUDIT_QUEUE_HEAD + AUDIT_QUEUE_ALIGN(len);
 
@@ -168,18 +176,23 @@ void audit_queue_push(struct audit_queue *q, const void *entry, size_t len)
 		audit_queue_flush(q, q->active, q->len, q->out_pusher);
 		q->len = 0;
 	}
-	if (need > AUDIT_QUEUE_SIZE) {
-		/* Never: entries are a few KiB (audit.c); rendered at once all the same. */
-		audit_sink_write(q->sink, q->out_pusher,
-				 q->render(q->userdata, entry, len, q->out_pusher, AUDIT_QUEUE_OUT));
-	} else {
-		if (q->len == 0)
-			pthread_cond_signal(&q->wake);
-		memcpy(q->active + q->len, &len, sizeof(len));
-		memcpy(q->active + q->len + AUDIT_QUEUE_HEAD, entry, len);
-		q->len += need;
-	}
+	if (q->len == 0)
+		pthread_cond_signal(&q->wake);
+	memcpy(q->active + q->len, &len, sizeof(len));
+	q->reserved = need;
+	return q->active + q->len + AUDIT_QUEUE_HEAD;
+}
+
+void audit_queue_commit(struct audit_queue *q)
+{
+	q->len += q->reserved;
 	pthread_mutex_unlock(&q->lock);
+}
+
+void audit_queue_push(struct audit_queue *q, const void *entry, size_t len)
+{
+	memcpy(audit_queue_reserve(q, len), entry, len);
+	audit_queue_commit(q);
 }
 
 void audit_queue_stop(struct audit_queue *q)

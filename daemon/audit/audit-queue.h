@@ -19,6 +19,8 @@
 #define AUDIT_QUEUE_DELAY_MS 5
 /* The longest line one entry renders to (with its newline). */
 #define AUDIT_QUEUE_LINE_MAX (40 * 1024)
+/* The longest entry: a line (AUDIT_QUEUE_LINE_MAX) and the header audit.c puts before it. */
+#define AUDIT_QUEUE_ENTRY_MAX (AUDIT_QUEUE_LINE_MAX + 1024)
 
 struct audit_queue;
 struct audit_sink;
@@ -38,8 +40,18 @@ typedef size_t (*audit_render_fn)(void *userdata, const void *entry, size_t len,
  */
 int audit_queue_start(struct audit_sink *sink, audit_render_fn render, void *userdata,
 		      struct audit_queue **ret);
-/* Copies one entry of len bytes; never blocks on the writer's I/O unless full. */
+/*
+ * Copies one entry of len bytes (at most AUDIT_QUEUE_ENTRY_MAX); never
+ * blocks on the writer's I/O unless full.
+ */
 void audit_queue_push(struct audit_queue *q, const void *entry, size_t len);
+/*
+ * The same in place: room for len bytes (at most AUDIT_QUEUE_ENTRY_MAX),
+ * 8-byte aligned, to be filled and then committed. The queue's lock is held
+ * in between: fill it without blocking, and commit once.
+ */
+void *audit_queue_reserve(struct audit_queue *q, size_t len);
+void audit_queue_commit(struct audit_queue *q);
 /* Writes out everything queued, stops the thread and frees the queue. */
 void audit_queue_stop(struct audit_queue *q);
 

@@ -346,20 +346,24 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 	return o;
 }
 
-/* One record's line at line (size >= AUDIT_QUEUE_LINE_MAX), cut values and all. */
-static size_t audit_format(const struct audit *a, const struct audit_cut *cut,
-			   const struct timespec *when, char *line, size_t size)
+/*
+ * One record's line at line (size >= AUDIT_QUEUE_LINE_MAX): r with its
+ * values already cut, truncated naming them ("" for none).
+ */
+static size_t audit_format(const struct audit *a, const struct audit_record *r,
+			   const char *truncated, const struct timespec *when, char *line,
+			   size_t size)
 {
 	struct audit_buf b;
 
 	abuf_init(&b, line, size);
 	if (a->format == AUDIT_JSON) {
-		struct json_object *o = audit_json_object(&cut->r, cut->truncated, when);
+		struct json_object *o = audit_json_object(r, truncated, when);
 
 		abuf_put(&b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		audit_format_text(&b, &cut->r, cut->truncated, when);
+		audit_format_text(&b, r, truncated, when);
 	}
 	return abuf_finish(&b, line);
 }
@@ -384,6 +388,7 @@ enum {
 };
 /* Five cut values, a sandbox id, a rule's file name: beyond this, queued as its line. */
 #define AUDIT_ENTRY_MAX (16 * 1024)
+_Static_assert(AUDIT_ENTRY_MAX <= AUDIT_QUEUE_ENTRY_MAX, "an entry fits the queue");
 
 struct audit_entry {
 	int kind;
@@ -395,16 +400,41 @@ struct audit_entry {
 	uint32_t str[AUDIT_STR_COUNT];
 	char text[];
 };
+_Static_assert(sizeof(struct audit_entry) + AUDIT_QUEUE_LINE_MAX <= AUDIT_QUEUE_ENTRY_MAX,
+	       "a record queued as its line fits the queue");
 
-/* The entry of cut into e (AUDIT_ENTRY_MAX bytes); its length, 0 when it does not fit. */
-static size_t audit_entry_pack(const struct audit_cut *cut, const struct timespec *when,
-			       struct audit_entry *e)
+/* An entry's strings, as cut, in the order of AUDIT_STR_*. */
+static void audit_entry_strings(const struct audit_cut *cut, const char *str[AUDIT_STR_COUNT])
 {
-	const char *str[AUDIT_STR_COUNT] = {
-		cut->r.sandbox, cut->r.path_arg, cut->r.path_arg2, cut->r.path, cut->r.path2,
-		cut->r.addr, cut->r.verdict, cut->r.rule_file, cut->truncated,
-	};
-	size_t used = 0, room = AUDIT_ENTRY_MAX - sizeof(*e);
+	str[AUDIT_STR_SANDBOX] = cut->r.sandbox;
+	str[AUDIT_STR_PATH_ARG] = cut->r.path_arg;
+	str[AUDIT_STR_PATH_ARG2] = cut->r.path_arg2;
+	str[AUDIT_STR_PATH] = cut->r.path;
+	str[AUDIT_STR_PATH2] = cut->r.path2;
+	str[AUDIT_STR_ADDR] = cut->r.addr;
+	str[AUDIT_STR_VERDICT] = cut->r.verdict;
+	str[AUDIT_STR_RULE_FILE] = cut->r.rule_file;
+	str[AUDIT_STR_TRUNCATED] = cut->truncated[0] ? cut->truncated : NULL;
+}
+
+/* The length of the entry of str (n[i]: each string's size), 0 beyond AUDIT_ENTRY_MAX. */
+static size_t audit_entry_size(const char *const str[AUDIT_STR_COUNT], size_t n[AUDIT_STR_COUNT])
+{
+	size_t used = offsetof(struct audit_entry, text);
+
+	for (int i = 0; i < AUDIT_STR_COUNT; i++) {
+		n[i] = str[i] ? strlen(str[i]) + 1 : 0;
+		used += n[i];
+	}
+	return used <= AUDIT_ENTRY_MAX ? used : 0;
+}
+
+/* The entry of cut at e, whose strings str of sizes n fit (audit_entry_size). */
+static void audit_entry_pack(const struct audit_cut *cut, const struct timespec *when,
+			     const char *const str[AUDIT_STR_COUNT],
+			     const size_t n[AUDIT_STR_COUNT], struct audit_entry *e)
+{
+	uint32_t used = 0;
 
 	*e = (struct audit_entry){
 		.kind = AUDIT_ENTRY_RECORD, .pid = cut->r.pid, .nr = cut->r.nr,
@@ -413,18 +443,12 @@ static size_t audit_entry_pack(const struct audit_cut *cut, const struct timespe
 	};
 	memcpy(e->args, cut->r.args, sizeof(e->args));
 	for (int i = 0; i < AUDIT_STR_COUNT; i++) {
-		size_t n;
-
 		if (!str[i])
 			continue;
-		n = strlen(str[i]) + 1;
-		if (n > room - used)
-			return 0;
-		memcpy(e->text + used, str[i], n);
-		e->str[i] = (uint32_t)used + 1;
-		used += n;
+		memcpy(e->text + used, str[i], n[i]);
+		e->str[i] = used + 1;
+		used += (uint32_t)n[i];
 	}
-	return offsetof(struct audit_entry, text) + used;
 }
 
 static const char *audit_entry_str(const struct audit_entry *e, int i)
@@ -438,57 +462,75 @@ static size_t audit_entry_render(void *userdata, const void *entry, size_t len, 
 {
 	const struct audit *a = userdata;
 	const struct audit_entry *full = entry; /* 8-byte aligned in the queue */
-	struct audit_cut cut;
+	struct audit_record r;
 
 	if (full->kind == AUDIT_ENTRY_LINE) {
 		len -= sizeof(*full);
 		memcpy(out, (const char *)entry + sizeof(*full), len);
 		return len;
 	}
-	cut.r = (struct audit_record){
+	r = (struct audit_record){
 		.pid = full->pid, .nr = full->nr, .error = full->error,
 		.rule_line = full->rule_line, .value = full->value, .args = full->args,
+		.sandbox = audit_entry_str(full, AUDIT_STR_SANDBOX),
+		.path_arg = audit_entry_str(full, AUDIT_STR_PATH_ARG),
+		.path_arg2 = audit_entry_str(full, AUDIT_STR_PATH_ARG2),
+		.path = audit_entry_str(full, AUDIT_STR_PATH),
+		.path2 = audit_entry_str(full, AUDIT_STR_PATH2),
+		.addr = audit_entry_str(full, AUDIT_STR_ADDR),
+		.verdict = audit_entry_str(full, AUDIT_STR_VERDICT),
+		.rule_file = audit_entry_str(full, AUDIT_STR_RULE_FILE),
 	};
-	cut.r.sandbox = audit_entry_str(full, AUDIT_STR_SANDBOX);
-	cut.r.path_arg = audit_entry_str(full, AUDIT_STR_PATH_ARG);
-	cut.r.path_arg2 = audit_entry_str(full, AUDIT_STR_PATH_ARG2);
-	cut.r.path = audit_entry_str(full, AUDIT_STR_PATH);
-	cut.r.path2 = audit_entry_str(full, AUDIT_STR_PATH2);
-	cut.r.addr = audit_entry_str(full, AUDIT_STR_ADDR);
-	cut.r.verdict = audit_entry_str(full, AUDIT_STR_VERDICT);
-	cut.r.rule_file = audit_entry_str(full, AUDIT_STR_RULE_FILE);
-	snprintf(cut.truncated, sizeof(cut.truncated), "%s",
-		 audit_entry_str(full, AUDIT_STR_TRUNCATED) ?: "");
-	return audit_format(a, &cut, &full->when, out, size);
+	/* Already cut when queued: formatted as they are (no copy, no printf per record). */
+	return audit_format(a, &r, audit_entry_str(full, AUDIT_STR_TRUNCATED) ?: "", &full->when,
+			    out, size);
 }
 
 /*
- * On the round trip: the values are cut and copied, and the writer formats
- * them (the line costs several times the copy). A record with an argv, or
- * too long to copy, is formatted here and queued as its line.
+ * On the round trip: the values are cut and copied straight into the
+ * queue, and the writer formats them (the line costs several times the
+ * copy). A record with an argv, or too long to copy, is formatted here and
+ * queued as its line.
  */
 static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const struct timespec *when)
 {
-	union {
-		struct audit_entry e;
-		char mem[AUDIT_ENTRY_MAX];
-	} u;
-	size_t len = cut->r.argv ? 0 : audit_entry_pack(cut, when, &u.e);
+	const char *str[AUDIT_STR_COUNT];
+	size_t n[AUDIT_STR_COUNT], len = 0;
+	struct audit_entry head = { .kind = AUDIT_ENTRY_LINE };
 	_cleanup_free_ char *line = NULL;
 
+	if (!cut->r.argv) {
+		audit_entry_strings(cut, str);
+		len = audit_entry_size(str, n);
+	}
 	if (len) {
-		audit_queue_push(a->queue, &u, len);
+		audit_entry_pack(cut, when, str, n, audit_queue_reserve(a->queue, len));
+		audit_queue_commit(a->queue);
 		return;
 	}
-	line = malloc(sizeof(u.e) + AUDIT_QUEUE_LINE_MAX);
+	line = malloc(sizeof(head) + AUDIT_QUEUE_LINE_MAX);
 	if (!line) {
 		atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
-	u.e = (struct audit_entry){ .kind = AUDIT_ENTRY_LINE };
-	memcpy(line, &u.e, sizeof(u.e));
-	len = audit_format(a, cut, when, line + sizeof(u.e), AUDIT_QUEUE_LINE_MAX);
-	audit_queue_push(a->queue, line, sizeof(u.e) + len);
+	memcpy(line, &head, sizeof(head));
+	len = audit_format(a, &cut->r, cut->truncated, when, line + sizeof(head),
+			   AUDIT_QUEUE_LINE_MAX);
+	audit_queue_push(a->queue, line, sizeof(head) + len);
+}
+
+/*
+ * Formatted and written at once (--audit-sync, or no writer thread). Not
+ * inlined: its line buffer (40 KiB) stays off the queued path's stack.
+ */
+static __attribute__((noinline)) void audit_write_now(struct audit *a, const struct audit_cut *cut,
+						      const struct timespec *when)
+{
+	/* Five values of at most AUDIT_FIELD_MAX bytes, each byte escaped to at most 4. */
+	char line[AUDIT_QUEUE_LINE_MAX];
+
+	audit_sink_write(&a->sink, line,
+			 audit_format(a, &cut->r, cut->truncated, when, line, sizeof(line)));
 }
 
 void audit_write(struct audit *a, const struct audit_record *r)
@@ -503,14 +545,10 @@ void audit_write(struct audit *a, const struct audit_record *r)
 	}
 	clock_gettime(CLOCK_REALTIME, &when);
 	audit_cut(r, &cut);
-	if (a->queue) {
+	if (a->queue)
 		audit_enqueue(a, &cut, &when);
-	} else {
-		/* Five values of at most AUDIT_FIELD_MAX bytes, each byte escaped to at most 4. */
-		char line[AUDIT_QUEUE_LINE_MAX];
-
-		audit_sink_write(&a->sink, line, audit_format(a, &cut, &when, line, sizeof(line)));
-	}
+	else
+		audit_write_now(a, &cut, &when);
 }
 
 int audit_set_async(struct audit *a)

@@ -215,6 +215,8 @@ static void bench_daemon_exec(const struct bench_daemon *d, const char *exe, int
 		argv[n++] = "--no-sync";
 	/* The measured loop is our own child, in our pid namespace: trusted, and timed as is. */
 	argv[n++] = "--allow-shared-pid";
+	argv[n++] = "--log-level";
+	argv[n++] = audit_level_name(set->log_level);
 	if (getuid() != 0) {
 		/* Only root may register by default: let our own group in. */
 		argv[n++] = "--allow-group";

@@ -53,6 +53,7 @@ static struct json_object *bench_json_settings(const struct bench_settings *s)
 	json_put(o, "repeat", json_object_new_int64(s->repeat));
 	json_put(o, "precision", json_fixed(s->precision, 4));
 	json_put(o, "spin_us", json_object_new_int64(s->spin_us));
+	json_put(o, "log_level", json_object_new_string(audit_level_name(s->log_level)));
 	json_object_array_add(cpus, json_object_new_int64(s->cpu_a));
 	if (s->cpu_b >= 0)
 		json_object_array_add(cpus, json_object_new_int64(s->cpu_b));

@@ -204,8 +204,9 @@ void bench_report_text(FILE *out, const struct bench_report *r)
 	fprintf(out, "unotify bench on %s: %ld CPUs, %s, Linux %s, %s\n", m->hostname, m->nproc,
 		m->cpu_model, m->kernel, m->date);
 	fprintf(out, "each row: %u run%s x %u batches x %u calls after %u warm-up calls; "
-		"counters: %s\n\n", s->repeat, s->repeat == 1 ? "" : "s", s->batches, s->iterations,
-		s->warmup, src);
+		"counters: %s; run and daemon: --log-level %s\n\n", s->repeat,
+		s->repeat == 1 ? "" : "s", s->batches, s->iterations, s->warmup, src,
+		audit_level_name(s->log_level));
 	bench_report_table(out, r);
 	if (r->compare)
 		bench_report_ratios(out, r);

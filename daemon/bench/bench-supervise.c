@@ -306,7 +306,10 @@ void bench_policy_text(const struct bench_config *cfg, char *buf, size_t size)
 			 bench_call_syscall(cfg->call));
 }
 
-/* The engine as `unotify run` sets it up: its policy, its audit trail (here /dev/null). */
+/*
+ * The engine as `unotify run` sets it up: its policy, its audit trail (here
+ * /dev/null) at --log-level, written by its thread.
+ */
 struct bench_engine {
 	unotify_listener *listener;
 	struct policy *policy;
@@ -361,9 +364,12 @@ int bench_engine_prepare(struct bench_run *run)
 		r = bench_engine_policy(run->cfg, &e->policy);
 	if (r >= 0)
 		r = audit_open("/dev/null", AUDIT_TEXT, &e->audit);
-	/* The run mode is `unotify run --log-level none`: no record, whatever the verdict. */
-	if (r >= 0 && run->cfg->mode->lib_threads)
-		audit_set_level(e->audit, AUDIT_LEVEL_NONE);
+	/* The run mode records what `unotify run --log-level` would, through the writer thread. */
+	if (r >= 0 && run->cfg->mode->lib_threads) {
+		audit_set_level(e->audit, run->set->log_level);
+		if (run->set->log_level != AUDIT_LEVEL_NONE)
+			r = audit_set_async(e->audit);
+	}
 	if (r >= 0)
 		r = unotify_thread_init();
 	if (r < 0) {

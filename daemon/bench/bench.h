@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "audit/audit.h"
 #include "latency.h"
 
 /* ---------------------------------------------------------------- bench: configuration */
@@ -114,6 +115,12 @@ struct bench_settings {
 	const char *unotifyd;    /* --unotifyd, or NULL: look for it */
 	const char *unotifyd_args[BENCH_DAEMON_ARGS_MAX]; /* --unotifyd-arg, in order */
 	unsigned int n_unotifyd_args;
+	/*
+	 * --log-level: what the run and daemon modes record, as `unotify run`
+	 * and unotifyd do (default deny: every decision but allow, so the
+	 * getppid rows pay for the record of their `return`).
+	 */
+	enum audit_level log_level;
 	/*
 	 * The path calls' directory: "file" (BENCH_FILE_TEXT), "link" -> "file",
 	 * no "missing". Made by bench_files_make, absolute, or "" when unused.

@@ -50,6 +50,7 @@ enum {
 	ARG_LIST,
 	ARG_UNOTIFYD,
 	ARG_UNOTIFYD_ARG,
+	ARG_LOG_LEVEL,
 	ARG_CALL,
 	ARG_PATH,
 };
@@ -71,6 +72,9 @@ static void bench_usage(FILE *out)
 		"                     in ../sbin, or in PATH)\n"
 		"  --unotifyd-arg ARG one more option for that unotifyd (repeatable),\n"
 		"                     e.g. --unotifyd-arg=--no-harden\n"
+		"  --log-level LEVEL  deny, all or none: what the run and daemon modes\n"
+		"                     record, as unotify run and unotifyd do (default:\n"
+		"                     deny, their default: getppid's return is recorded)\n"
 		"  --threads LIST     target threads, e.g. 1,2,4 (default: 1)\n"
 		"  --call LIST        getppid,open,stat,access,readlink or all: the call\n"
 		"                     the target makes (default: getppid); the path calls\n"
@@ -302,6 +306,13 @@ static int bench_parse_option(struct bench_options *o, int c, const char *arg)
 		}
 		s->unotifyd_args[s->n_unotifyd_args++] = arg;
 		return 0;
+	case ARG_LOG_LEVEL:
+		if (audit_level_parse(arg, &s->log_level) < 0) {
+			fprintf(stderr, "unotify bench: --log-level: '%s' is not deny, all or none\n",
+				arg);
+			return -EINVAL;
+		}
+		return 0;
 	case ARG_LIST:
 		bench_list_modes();
 		return 1;
@@ -339,6 +350,7 @@ static int bench_parse_args(struct bench_options *o, int argc, char **argv)
 		{ "list", no_argument, NULL, ARG_LIST },
 		{ "unotifyd", required_argument, NULL, ARG_UNOTIFYD },
 		{ "unotifyd-arg", required_argument, NULL, ARG_UNOTIFYD_ARG },
+		{ "log-level", required_argument, NULL, ARG_LOG_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -368,6 +380,7 @@ static void bench_options_defaults(struct bench_options *o)
 			.precision = 0.05,
 			.cpu_a = 0,
 			.cpu_b = -1,
+			.log_level = AUDIT_LEVEL_DENY,
 		},
 		.compare = -1,
 		.histogram = true,
