@@ -51,9 +51,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
