@@ -157,7 +157,7 @@ static bool cache_entry_lives(const struct cache_entry *e)
 }
 
 /* Has the thread the entry describes the same ids and capabilities now? */
-static bool cache_entry_holds(const struct cache_entry *e, bool watched)
+static bool cache_entry_holds(const struct cache_entry *e)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3,
 					      .pid = e->tid };
@@ -166,8 +166,6 @@ static bool cache_entry_holds(const struct cache_entry *e, bool watched)
 	const struct target *t = &e->t;
 	uint64_t eff, prm;
 
-	if (watched)
-		return cache_entry_lives(e);
 	if (ioctl(e->pidfd, PIDFD_GET_INFO, &info) < 0)
 		return false; /* ESRCH: that thread is gone; ENOTTY: before 6.13 */
 	if (info.ruid != t->uid || info.euid != t->euid || info.suid != t->suid ||
@@ -213,7 +211,8 @@ int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_
 	*ret_epoch = c->epoch;
 	e = cache_slot(c, tid);
 	if (e->used && e->tid == tid) {
-		if (cache_entry_holds(e, l->creds_watched))
+		/* Watched: no credential change since, so its thread alive is proof enough. */
+		if (l->creds_watched ? cache_entry_lives(e) : cache_entry_holds(e))
 			r = cache_copy(&e->t, ret) < 0 ? -ENOMEM : 1;
 		else
 			cache_entry_clear(e);

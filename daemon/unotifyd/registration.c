@@ -122,6 +122,13 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
 		registration_fail(p, reason, size, "its root cannot be pinned", -r);
 }
 
+/* Does the sandbox keep target state (its filter is policy's kernel layer, with fixed-view)? */
+static bool registration_keeps_state(const struct sandbox_params *p)
+{
+	return p->filter_is_policy && !p->fail_reason && p->policy && p->policy->policy &&
+	       policy_watches_creds(p->policy->policy);
+}
+
 /*
  * May the sandbox's kept target state go unproved (unotify_listener_watch_creds)?
  * Only when the client says its program runs under the very kernel layer,
@@ -132,15 +139,13 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
  */
 static void registration_watch_creds(struct sandbox_params *p, const struct ucred *cred)
 {
-	p->creds_watched = p->filter_is_policy && !p->fail_reason && cred->uid == 0 &&
-			   p->policy && p->policy->policy && policy_watches_creds(p->policy->policy);
+	p->creds_watched = registration_keeps_state(p) && cred->uid == 0;
 }
 
 /* How the sandbox's kept target state is proved, for its registration's log line. */
 static const char *registration_kept_text(const struct sandbox_params *p)
 {
-	if (p->fail_reason || !p->filter_is_policy || !p->policy || !p->policy->policy ||
-	    !policy_watches_creds(p->policy->policy))
+	if (!registration_keeps_state(p))
 		return "";
 	return p->creds_watched ? " (kept target state: credentials watched)"
 				: " (kept target state: proved at each call, a client not root)";
