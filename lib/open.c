@@ -167,8 +167,9 @@ static void open_fill_plan(struct unotify_open_plan *plan, const struct unotify_
 /*
  * Named by its text (how->guess): an open that creates nothing and asks
  * nothing of the walk, in a target whose root is the pinned root (the
- * text: emulate_guess_text). O_ASYNC: perform clears O_NONBLOCK with
- * F_SETFL, which would also arm what open(2) leaves unarmed. 1: planned,
+ * text: emulate_guess_text). O_ASYNC: a single thread's perform clears
+ * O_NONBLOCK with F_SETFL, which would also arm what open(2) leaves
+ * unarmed (open_guessed). 1: planned,
  * 0: walk it.
  */
 static int open_plan_guess(const struct unotify_open_how *how, struct open_context *c,
@@ -378,24 +379,21 @@ static int open_create(const struct unotify_open_plan *plan, const struct open_c
 }
 
 /*
- * Only a pipe's file answers F_GETPIPE_SZ (fifo_open gives a FIFO the pipe's
- * file operations; anything else: EBADF), and it costs half an fstat. The
- * guessed lookup (no magic link) cannot reach an anonymous pipe.
- */
-static bool open_is_fifo(int fd)
-{
-	return fcntl(fd, F_GETPIPE_SZ) >= 0;
-}
-
-/*
- * A guessed open: the one lookup is the open, as the target (its ids),
- * non-blocking so that a FIFO or a device cannot hold the supervisor
- * (O_NONBLOCK is taken off again when the target did not ask for it; a
- * FIFO writer without reader, ENXIO, is left to the walk, which waits).
+ * A guessed open: the one lookup is the open, as the target (its ids). In a
+ * pool of supervising threads (lib/pool.c) it waits as the target's own open
+ * would: a FIFO for its other end, a lease being broken, a device. The
+ * pool's watchdog gives RECV to another thread once the call has lasted a
+ * tick, and interrupts the wait when the call goes away or its target has a
+ * signal to handle, as for any call that blocks. A single supervising thread
+ * cannot wait (a target gone would leave it there): it opens non-blocking,
+ * so that a FIFO or a device cannot hold it, and takes O_NONBLOCK off again
+ * when the target did not ask for it (a FIFO writer without reader, ENXIO,
+ * is left to the walk, which waits by polling).
  */
 static int open_guessed(const struct open_context *c)
 {
-	int flags = (int)c->flags | O_NONBLOCK | O_NOCTTY;
+	bool waits = pool_running();
+	int flags = (int)c->flags | O_NOCTTY | (waits ? 0 : O_NONBLOCK);
 	struct target_saved saved;
 	int fd, r;
 
@@ -409,18 +407,9 @@ static int open_guessed(const struct open_context *c)
 			fd = safe_close(fd);
 		return r < 0 ? r : fd;
 	}
-	/*
-	 * A FIFO's reader opened at once (O_NONBLOCK) where the kernel would
-	 * wait for a writer: in a pool, the walk's open waits as the kernel
-	 * does (open_fifo). One fcntl, for blocking read-only opens only.
-	 */
-	if (!(c->flags & O_NONBLOCK) && (c->flags & O_ACCMODE) == O_RDONLY && pool_running() &&
-	    open_is_fifo(fd)) {
-		fd = safe_close(fd);
-		return -UNOTIFY_EGUESS;
-	}
-	if (!(c->flags & O_NONBLOCK) &&
-	    fcntl(fd, F_SETFL, (int)c->flags & (O_APPEND | O_DIRECT | O_NOATIME)) < 0) {
+	if (waits || (c->flags & O_NONBLOCK))
+		return fd;
+	if (fcntl(fd, F_SETFL, (int)c->flags & (O_APPEND | O_DIRECT | O_NOATIME)) < 0) {
 		/* An append-only file opened for reading refuses it: the walk's way. */
 		fd = safe_close(fd);
 		return -UNOTIFY_EGUESS;

@@ -23,8 +23,10 @@
  * deciding goes in p->busy before deciding (the watchdog reads it), and a
  * compare-and-exchange back to 0 after replying tells it whether it still
  * holds the role (the watchdog's own exchange took it otherwise). No
- * system call either: the watchdog's tick slows down by itself while no
- * call comes, and nobody has to wake it.
+ * system call either while calls come: the watchdog's tick slows down by
+ * itself while none does, and only the first call after a quiet tick wakes
+ * it (pool_kick), so that a call that blocks is taken over within two ticks
+ * whether the sandbox was busy or idle.
  *
  * Several target threads calling at once (make -jN) queue behind the
  * receiver while it decides: once that is seen (pool_should_spread), a
@@ -107,6 +109,7 @@ struct pool {
 	_Atomic uint64_t busy;    /* the receiver's call number while it decides, else 0 */
 	_Atomic uint64_t seq;     /* call numbers, written by the role holder only */
 	int watch_ready;          /* 1 once the watchdog runs, -errno if it cannot */
+	atomic_bool watch_idle;   /* the watchdog sleeps longer than a tick: kick it */
 	bool want_spare;          /* asked of the watchdog: a parked thread */
 	uint64_t want;            /* asked of the watchdog: take the role from this call */
 	atomic_bool done;         /* written under the lock, read by receivers without */
@@ -383,9 +386,9 @@ static void pool_sleep_locked(struct pool *p, uint64_t ns)
  * The tick: POOL_TICK_NS while calls come (a new call number since the
  * last tick, or one in progress), doubling while none does, up to 1 s
  * (128 ms while a worker waits, whose call must be checked): an idle
- * sandbox costs a wake-up a second, and the receiver never has to wake
- * the watchdog (no system call on the round trip). A call that blocks
- * after a long idle is taken over within that second and a tick.
+ * sandbox costs a wake-up a second. The receiver wakes the watchdog only
+ * for the first call after it slowed down (pool_kick: one futex wake, not
+ * one per call), so a call that blocks is taken over within two ticks.
  */
 static void *pool_watch_main(void *arg)
 {
@@ -421,10 +424,34 @@ static void *pool_watch_main(void *arg)
 		else
 			period = MIN(period * 2, pool_has_workers_locked(p) ? POOL_WORKER_MAX_NS
 									  : POOL_IDLE_MAX_NS);
+		/*
+		 * Idle, then busy read again: a receiver that set busy meanwhile
+		 * either sees watch_idle and kicks, or is seen here (both seq_cst).
+		 */
+		atomic_store(&p->watch_idle, period > POOL_TICK_NS);
+		if (period > POOL_TICK_NS && atomic_load(&p->busy) != 0) {
+			atomic_store(&p->watch_idle, false);
+			period = POOL_TICK_NS;
+		}
 		pool_sleep_locked(p, period);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
+}
+
+/*
+ * A call arrived while the watchdog sleeps long (no call for a tick): back
+ * to its tick, so that this call, should it block, is taken over in time.
+ * The call is in p->busy already: the watchdog counts it as its first.
+ */
+static void pool_kick(struct pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	if (atomic_load_explicit(&p->watch_idle, memory_order_relaxed)) {
+		atomic_store_explicit(&p->watch_idle, false, memory_order_relaxed);
+		pthread_cond_signal(&p->watch);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* Waits for the role; false at the end. */
@@ -609,6 +636,8 @@ static int pool_receive(struct pool_thread *t)
 		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
 		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
 		atomic_store(&p->busy, seq);
+		if (atomic_load(&p->watch_idle))
+			pool_kick(p);
 		if (pool_should_spread(p, t->req, got - before))
 			pool_spread(t, seq);
 		r = pool_decide(t, &seq, got);

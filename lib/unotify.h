@@ -164,7 +164,10 @@ int unotify_mem_read(unotify_listener *l, const struct seccomp_notif *req, uint6
  */
 int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
 			    char *buf, size_t size);
-/* Writes len bytes at addr (out-parameters of emulated calls). */
+/*
+ * Writes len bytes at addr (out-parameters of emulated calls). Not checked
+ * with ID_VALID: reply next, which fails with -ENOENT once the call is gone.
+ */
 int unotify_mem_write(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
 		      const void *buf, size_t len);
 
