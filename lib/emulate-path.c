@@ -35,16 +35,25 @@
  * open's supervisor time here (perf), more than the policy's walk. Whichever
  * thread frees a target keeps it (or frees it when it keeps one already),
  * so a target may end on another thread than it began. A thread's kept one
- * is freed when the thread ends (spare_key).
+ * is freed when the thread ends (spare_key holds the address of its slot).
  */
 static pthread_key_t spare_key;
 static bool spare_key_made;
 static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
-static __thread unotify_target *spare; /* free, this thread's (spare_key holds it too) */
+static __thread unotify_target *spare; /* free, this thread's */
+static __thread bool spare_held;        /* spare_key frees it when the thread ends */
+
+static void spare_free(void *slot)
+{
+	unotify_target **p = slot;
+
+	free(*p);
+	*p = NULL;
+}
 
 static void spare_key_make(void)
 {
-	spare_key_made = pthread_key_create(&spare_key, free) == 0;
+	spare_key_made = pthread_key_create(&spare_key, spare_free) == 0;
 }
 
 static unotify_target *target_alloc(void)
@@ -54,7 +63,6 @@ static unotify_target *target_alloc(void)
 	if (!t)
 		return calloc(1, sizeof(*t));
 	spare = NULL;
-	(void)pthread_setspecific(spare_key, NULL);
 	*t = (unotify_target){ 0 };
 	return t;
 }
@@ -63,8 +71,11 @@ static void target_dealloc(unotify_target *t)
 {
 	if (!t)
 		return;
-	pthread_once(&spare_once, spare_key_make);
-	if (spare || !spare_key_made || pthread_setspecific(spare_key, t) != 0) {
+	if (!spare_held) {
+		pthread_once(&spare_once, spare_key_make);
+		spare_held = spare_key_made && pthread_setspecific(spare_key, &spare) == 0;
+	}
+	if (spare || !spare_held) {
 		free(t);
 		return;
 	}

@@ -117,7 +117,8 @@ int unotify_mem_write(unotify_listener *l, const struct seccomp_notif *req, uint
 static int memory_read_string(const struct seccomp_notif *req, uint64_t addr, char *buf,
 			      size_t size)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), done = 0;
+	/* No page is smaller than 4 KiB, and larger ones are multiples of it (no sysconf per call). */
+	size_t page = 4096, done = 0;
 
 	while (done < size) {
 		uint64_t at = addr + done;
