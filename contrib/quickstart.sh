@@ -116,7 +116,7 @@ run_check() {
 		# TSan cannot share a process with ASan: a third build, the daemon's tests only.
 		say "the daemon's tests again, built with ThreadSanitizer"
 		configure_build build-tsan --enable-werror --enable-debug --enable-tsan
-		(cd build-tsan && make -s check-daemon) || status=1
+		(cd build-tsan && make -s -j"$jobs" check-daemon) || status=1
 		builds="$builds build-tsan"
 	else
 		say "SKIP: sanitizer builds: UNOTIFY_SKIP_SANITIZERS=1"
