@@ -104,6 +104,20 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
  * is gone; false: nothing would, the caller must not wait without bound.
  */
 bool pool_may_block(void);
+/*
+ * The same announcement without giving RECV away (a wait that is rare: an
+ * open that may meet a FIFO), so that the pool interrupts it once the call
+ * is gone even on the receiver; pool_wait_end() when it returned. False
+ * outside a pool. pool_may_block's wait ends with pool_wait_end() too, or
+ * pool_helper_done().
+ */
+bool pool_wait_begin(void);
+void pool_wait_end(void);
+/*
+ * pool-signal.c: has target thread pid (in our pid namespace) a signal it
+ * would handle now, were the call we perform for it its own?
+ */
+bool pool_target_signalled(uint32_t pid);
 /* Does the calling thread supervise in a pool (pool_may_block() would say true)? No side effect. */
 bool pool_running(void);
 /*

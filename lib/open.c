@@ -324,7 +324,9 @@ static int open_fifo(const struct open_context *c, const char *name, int flags)
 
 	if (pool_may_block()) {
 		fd = openat(target_proc_fd(), name, flags | O_NOCTTY | O_CLOEXEC);
-		return fd < 0 ? negative_errno() : fd;
+		fd = fd < 0 ? negative_errno() : fd;
+		pool_wait_end();
+		return fd;
 	}
 
 	for (;;) {
@@ -400,7 +402,11 @@ static int open_guessed(const struct open_context *c)
 	r = target_enter_as(&c->t->t, 0, &saved);
 	if (r < 0)
 		return r;
+	if (waits)
+		pool_wait_begin();
 	fd = emulate_guess_openat2(c->t, c->text, (uint64_t)flags);
+	if (waits)
+		pool_wait_end();
 	r = target_leave(&saved);
 	if (r < 0 || fd < 0) {
 		if (fd >= 0)

@@ -35,7 +35,8 @@
  * most one such worker per CPU. The reply still comes from the thread the
  * kernel woke on the target's CPU.
  *
- * A worker whose call went away (the target was killed) is interrupted:
+ * A worker whose call went away (the target was killed) is interrupted (so
+ * is the receiver inside a wait it announced, when no thread was spare):
  * the watchdog finds its id invalid, kills the helper it waits on (the
  * network calls' helper, pool_helper_slot) and signals the thread
  * (UNOTIFY_INTERRUPT_SIGNAL, handler without SA_RESTART) so that its
@@ -95,6 +96,8 @@ struct pool_thread {
 	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
 	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
 	bool spreading;           /* gave the role away to spread calls (under p->lock) */
+	bool waiting;             /* in a wait pool_may_block/pool_wait_begin announced (idem) */
+	bool interrupted;         /* sent UNOTIFY_INTERRUPT_SIGNAL in that wait (idem) */
 	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
 };
 
@@ -242,6 +245,29 @@ static void pool_request_locked(struct pool *p, uint64_t v)
 	pthread_cond_signal(&p->watch);
 }
 
+/*
+ * The end of an announced wait, under the lock. A signal the watchdog sent
+ * for it (t->interrupted) is queued by now, but may not have been handled
+ * yet (it raced the wait's end): it is taken here, so that it cannot reach
+ * a later system call of this thread, least of all the reply (an ADDFD with
+ * SEND interrupted completes the target's call with 0).
+ */
+static void pool_wait_done_locked(struct pool_thread *t)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t set, saved;
+
+	t->waiting = false;
+	if (!t->interrupted)
+		return;
+	t->interrupted = false;
+	sigemptyset(&set);
+	sigaddset(&set, UNOTIFY_INTERRUPT_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &set, &saved);
+	(void)sigtimedwait(&set, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
 bool pool_may_block(void)
 {
 	struct pool_thread *t = pool_self;
@@ -252,11 +278,35 @@ bool pool_may_block(void)
 		return false;
 	p = t->p;
 	pthread_mutex_lock(&p->lock);
+	t->waiting = true;
 	v = atomic_load(&p->busy);
 	if (p->receiver == t && t->role == POOL_RECEIVER && !pool_takeover_locked(p, v, false))
 		pool_request_locked(p, v);
 	pthread_mutex_unlock(&p->lock);
 	return true;
+}
+
+bool pool_wait_begin(void)
+{
+	struct pool_thread *t = pool_self;
+
+	if (!t)
+		return false;
+	pthread_mutex_lock(&t->p->lock);
+	t->waiting = true;
+	pthread_mutex_unlock(&t->p->lock);
+	return true;
+}
+
+void pool_wait_end(void)
+{
+	struct pool_thread *t = pool_self;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->p->lock);
+	pool_wait_done_locked(t);
+	pthread_mutex_unlock(&t->p->lock);
 }
 
 bool pool_running(void)
@@ -280,6 +330,7 @@ void pool_helper_done(void)
 	/* Under the lock: the watchdog kills the helper only while it is ours (unreaped). */
 	pthread_mutex_lock(&t->p->lock);
 	__atomic_store_n(&t->helper, 0, __ATOMIC_RELAXED);
+	pool_wait_done_locked(t);
 	pthread_mutex_unlock(&t->p->lock);
 }
 
@@ -290,53 +341,20 @@ static void pool_interrupt_locked(struct pool_thread *t)
 
 	if (helper > 0)
 		kill(helper, SIGKILL);
+	t->interrupted = true;
 	pthread_kill(t->thread, UNOTIFY_INTERRUPT_SIGNAL);
 }
 
-/* A mask of /proc/PID/status ("SigPnd:\t0000000000000200"), 0 if absent. */
-static uint64_t pool_status_mask(const char *status, const char *key)
-{
-	const char *p = strstr(status, key);
-
-	return p ? strtoull(p + strlen(key), NULL, 16) : 0;
-}
-
 /*
- * Has the target thread a signal it would handle now, if its call were the
- * kernel's? (WAIT_KILLABLE_RECV holds it until we reply.) Its own pending
- * signals, or the process's when it is its only thread: another thread
- * could take those first, and the reply (ERESTARTSYS) needs one pending.
- */
-static bool pool_target_signalled(uint32_t pid)
-{
-	_cleanup_close_ int fd = -1;
-	char name[32], buf[4096];
-	uint64_t own, shared, handled;
-	ssize_t n;
-	int proc = target_proc_fd();
-
-	if (pid == 0 || proc < 0)
-		return false;
-	snprintf(name, sizeof(name), "%u/status", pid);
-	fd = openat(proc, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	handled = ~(pool_status_mask(buf, "SigBlk:") | pool_status_mask(buf, "SigIgn:"));
-	own = pool_status_mask(buf, "SigPnd:") & handled;
-	shared = pool_status_mask(buf, "ShdPnd:") & handled;
-	return own || (shared && strstr(buf, "\nThreads:\t1\n"));
-}
-
-/*
- * Workers: a call gone (the target was killed) is interrupted, its helper
- * killed; a call whose target has a signal to handle is interrupted (the
- * thread only: a helper's result would be lost), and answered ERESTARTSYS
- * (pool_decide). Sent again every tick: a signal that came before the
- * thread entered its wait did not interrupt it.
+ * Workers, and a receiver in a wait it announced (no thread was spare to
+ * take RECV from it: every one already waits): a call gone (the target was
+ * killed) is interrupted, its helper killed; a call whose target has a
+ * signal to handle is interrupted (the thread only: a helper's result would
+ * be lost), and answered ERESTARTSYS (pool_decide). Sent again every tick:
+ * a signal that came before the thread entered its wait did not interrupt
+ * it. A receiver is never interrupted outside such a wait: its reply is not
+ * protected from the signal (pool_reply), and the wait's end takes any
+ * signal left (pool_wait_done_locked).
  */
 static void pool_check_workers_locked(struct pool *p)
 {
@@ -347,7 +365,7 @@ static void pool_check_workers_locked(struct pool *p)
 		if (atomic_load(&p->done) &&
 		    (t->role == POOL_WORKER || (t->role == POOL_RECEIVER && atomic_load(&p->busy) == 0))) {
 			pool_interrupt_locked(t);
-		} else if (t->role != POOL_WORKER) {
+		} else if (t->role != POOL_WORKER && !(t->role == POOL_RECEIVER && t->waiting)) {
 			continue;
 		} else if (unotify_id_valid(p->l, id) == -ENOENT) {
 			pool_interrupt_locked(t);
@@ -355,6 +373,7 @@ static void pool_check_workers_locked(struct pool *p)
 			   pool_target_signalled(atomic_load_explicit(&t->pid,
 								      memory_order_relaxed))) {
 			atomic_store(&t->signalled, true);
+			t->interrupted = true;
 			pthread_kill(t->thread, UNOTIFY_INTERRUPT_SIGNAL);
 		}
 	}
@@ -476,6 +495,7 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 	pthread_mutex_lock(&p->lock);
 	if (t->role == POOL_WORKER)
 		t->role = POOL_PARKED;
+	pool_wait_done_locked(t);
 	if (t->spreading) {
 		t->spreading = false;
 		p->spreading--;

@@ -72,12 +72,15 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ARG_EQ(ioctl, 1, NS_GET_PARENT), /* where the target is in a /proc of another pid namespace */
 	/*
 	 * several supervising threads (pool.c): the interrupt signal's handler
-	 * (and its return), sent to one thread; the threads themselves are the
-	 * thread library's (clone, futex, mmap)
+	 * (and its return), sent to one thread, and taken if still pending when
+	 * the wait it was for has ended; the threads themselves are the thread
+	 * library's (clone, futex, mmap)
 	 */
 	ANY(rt_sigaction),
 	ANY(rt_sigreturn),
 	ANY(rt_sigprocmask),
+	ANY(rt_sigtimedwait),
+	ANY(getdents64), /* the other threads of a target with a signal pending (pool.c) */
 	ANY(tgkill),
 	ANY(clock_gettime),
 	ANY(sched_getaffinity),
