@@ -50,9 +50,10 @@ static inline int safe_close(int fd)
 	return -1;
 }
 
+/* The cleanup of _cleanup_close_. */
 static inline void closep(int *fd)
 {
-	*fd = safe_close(*fd);
+	*fd = safe_close(*fd); /* -1: the variable never keeps a closed number */
 }
 
 static inline void fclosep(FILE **f)
