@@ -109,6 +109,22 @@ static void *r8_opener_main(void *arg)
 	return NULL;
 }
 
+/* N openers of path started, each ready (its syscall file open) and waiting for r8_go; -1 and errno. */
+static int r8_start_openers(struct r8_opener *o, long n, const char *path, int flags)
+{
+	for (long i = 0; i < n; i++) {
+		o[i].path = path;
+		o[i].flags = flags;
+		errno = pthread_create(&o[i].thread, NULL, r8_opener_main, &o[i]);
+		if (errno != 0)
+			return -1;
+	}
+	for (long i = 0; i < n; i++)
+		while (atomic_load(&o[i].sysfd) == 0)
+			pause_ms(1);
+	return 0;
+}
+
 static int cmd_r8_flood(int argc, char **argv)
 {
 	static struct r8_opener o[R8_MAX];
@@ -132,15 +148,8 @@ static int cmd_r8_flood(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = strcmp(action, "restart") == 0 ? SA_RESTART : 0;
 	sigaction(SIGUSR1, &sa, NULL);
-	for (long i = 0; i < n; i++) {
-		o[i].path = argv[4];
-		o[i].flags = flags;
-		if (pthread_create(&o[i].thread, NULL, r8_opener_main, &o[i]) != 0)
-			return setup_failed("thread", errno);
-	}
-	for (long i = 0; i < n; i++)
-		while (atomic_load(&o[i].sysfd) == 0)
-			pause_ms(1);
+	if (r8_start_openers(o, n, argv[4], flags) < 0)
+		return setup_failed("thread", errno);
 	pause_ms(idle); /* no call meanwhile: the watchdog slows down */
 	atomic_store(&r8_go, 1);
 	/* Every one inside its openat (or done, which the kernel would not be). */
@@ -612,15 +621,8 @@ static int cmd_r8_full(int argc, char **argv)
 	sys = open(name, O_RDONLY | O_CLOEXEC);
 	if (sys < 0)
 		return setup_failed("child-syscall", errno);
-	for (long i = 0; i < n; i++) {
-		o[i].path = argv[1];
-		o[i].flags = O_RDONLY;
-		if (pthread_create(&o[i].thread, NULL, r8_opener_main, &o[i]) != 0)
-			return setup_failed("thread", errno);
-	}
-	for (long i = 0; i < n; i++)
-		while (atomic_load(&o[i].sysfd) == 0)
-			pause_ms(1);
+	if (r8_start_openers(o, n, argv[1], O_RDONLY) < 0)
+		return setup_failed("thread", errno);
 	atomic_store(&r8_go, 1);
 	for (int tries = 0; tries < 1000; tries++) {
 		int in = 0;
