@@ -28,6 +28,7 @@
 /* Each entry: its length, then its bytes, each part 8-byte aligned. */
 #define AUDIT_QUEUE_ALIGN(n) (((n) + 7) & ~(size_t)7)
 #define AUDIT_QUEUE_HEAD AUDIT_QUEUE_ALIGN(sizeof(size_t))
+#define AUDIT_QUEUE_PREFETCH 256 /* a typical record's entry: four cache lines */
 _Static_assert(AUDIT_QUEUE_HEAD + AUDIT_QUEUE_ALIGN(AUDIT_QUEUE_ENTRY_MAX) <= AUDIT_QUEUE_SIZE,
 	       "an entry always fits in an empty buffer");
 
@@ -183,9 +184,23 @@ void *audit_queue_reserve(struct audit_queue *q, size_t len)
 	return q->active + q->len + AUDIT_QUEUE_HEAD;
 }
 
+/*
+ * The next entry's lines were last read by the writer, on another CPU:
+ * asked for now, for writing, they arrive while the supervisor waits for
+ * its next call instead of stalling the next record.
+ */
+static void audit_queue_prefetch(const struct audit_queue *q)
+{
+	if (q->len + AUDIT_QUEUE_PREFETCH > AUDIT_QUEUE_SIZE)
+		return;
+	for (size_t at = 0; at < AUDIT_QUEUE_PREFETCH; at += 64)
+		__builtin_prefetch(q->active + q->len + at, 1, 3);
+}
+
 void audit_queue_commit(struct audit_queue *q)
 {
 	q->len += q->reserved;
+	audit_queue_prefetch(q);
 	pthread_mutex_unlock(&q->lock);
 }
 

@@ -436,13 +436,17 @@ static void audit_entry_pack(const struct audit_cut *cut, const struct timespec 
 {
 	uint32_t used = 0;
 
-	*e = (struct audit_entry){
-		.kind = AUDIT_ENTRY_RECORD, .pid = cut->r.pid, .nr = cut->r.nr,
-		.error = cut->r.error, .rule_line = cut->r.rule_line, .value = cut->r.value,
-		.when = *when,
-	};
+	/* Field by field, not a compound literal: that zeroes the whole entry first, on every record. */
+	e->kind = AUDIT_ENTRY_RECORD;
+	e->pid = cut->r.pid;
+	e->nr = cut->r.nr;
+	e->error = cut->r.error;
+	e->rule_line = cut->r.rule_line;
+	e->value = cut->r.value;
+	e->when = *when;
 	memcpy(e->args, cut->r.args, sizeof(e->args));
 	for (int i = 0; i < AUDIT_STR_COUNT; i++) {
+		e->str[i] = 0;
 		if (!str[i])
 			continue;
 		memcpy(e->text + used, str[i], n[i]);
@@ -492,23 +496,18 @@ static size_t audit_entry_render(void *userdata, const void *entry, size_t len, 
  * copy). A record with an argv, or too long to copy, is formatted here and
  * queued as its line.
  */
-static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const struct timespec *when)
+/*
+ * A record too long for an entry, or with an argv: queued as its line.
+ * Apart, so that its header's initialization stays off the common path.
+ */
+static __attribute__((noinline)) void audit_enqueue_line(struct audit *a,
+							 const struct audit_cut *cut,
+							 const struct timespec *when)
 {
-	const char *str[AUDIT_STR_COUNT];
-	size_t n[AUDIT_STR_COUNT], len = 0;
 	struct audit_entry head = { .kind = AUDIT_ENTRY_LINE };
-	_cleanup_free_ char *line = NULL;
+	_cleanup_free_ char *line = malloc(sizeof(head) + AUDIT_QUEUE_LINE_MAX);
+	size_t len;
 
-	if (!cut->r.argv) {
-		audit_entry_strings(cut, str);
-		len = audit_entry_size(str, n);
-	}
-	if (len) {
-		audit_entry_pack(cut, when, str, n, audit_queue_reserve(a->queue, len));
-		audit_queue_commit(a->queue);
-		return;
-	}
-	line = malloc(sizeof(head) + AUDIT_QUEUE_LINE_MAX);
 	if (!line) {
 		atomic_fetch_add(&a->sink.lost, 1);
 		return;
@@ -517,6 +516,23 @@ static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const st
 	len = audit_format(a, &cut->r, cut->truncated, when, line + sizeof(head),
 			   AUDIT_QUEUE_LINE_MAX);
 	audit_queue_push(a->queue, line, sizeof(head) + len);
+}
+
+static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const struct timespec *when)
+{
+	const char *str[AUDIT_STR_COUNT];
+	size_t n[AUDIT_STR_COUNT], len = 0;
+
+	if (!cut->r.argv) {
+		audit_entry_strings(cut, str);
+		len = audit_entry_size(str, n);
+	}
+	if (!len) {
+		audit_enqueue_line(a, cut, when);
+		return;
+	}
+	audit_entry_pack(cut, when, str, n, audit_queue_reserve(a->queue, len));
+	audit_queue_commit(a->queue);
 }
 
 /*
