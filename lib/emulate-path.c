@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,62 +23,23 @@
 
 #include "emulate.h"
 #include "internal.h"
+#include "spare.h"
 #include "uapi.h"
 #include "util.h"
 
-
-/*
- * Every decided call makes a target and frees it when replied. A freed one
- * is kept by the thread that freed it and given to its next call, not
- * allocated and zeroed again: malloc's bins for it cost 2 % of a decided
- * open's supervisor time here (perf), more than the policy's walk. Whichever
- * thread frees a target keeps it (or frees it when it keeps one already),
- * so a target may end on another thread than it began. A thread's kept one
- * is freed when the thread ends (spare_key holds the address of its slot).
- */
-static pthread_key_t spare_key;
-static bool spare_key_made;
-static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
-static __thread unotify_target *spare; /* free, this thread's */
-static __thread bool spare_held;        /* spare_key frees it when the thread ends */
-
-static void spare_free(void *slot)
-{
-	unotify_target **p = slot;
-
-	free(*p);
-	*p = NULL;
-}
-
-static void spare_key_make(void)
-{
-	spare_key_made = pthread_key_create(&spare_key, spare_free) == 0;
-}
-
+/* Zeroed, as a new one: from this thread's spare (spare.c) when it has one. */
 static unotify_target *target_alloc(void)
 {
-	unotify_target *t = spare;
+	unotify_target *t = spare_take(SPARE_TARGET, sizeof(*t));
 
-	if (!t)
-		return calloc(1, sizeof(*t));
-	spare = NULL;
-	*t = (unotify_target){ 0 };
+	if (t)
+		*t = (unotify_target){ 0 };
 	return t;
 }
 
 static void target_dealloc(unotify_target *t)
 {
-	if (!t)
-		return;
-	if (!spare_held) {
-		pthread_once(&spare_once, spare_key_make);
-		spare_held = spare_key_made && pthread_setspecific(spare_key, &spare) == 0;
-	}
-	if (spare || !spare_held) {
-		free(t);
-		return;
-	}
-	spare = t;
+	spare_give(SPARE_TARGET, t);
 }
 
 static int target_new(unotify_listener *l, const struct seccomp_notif *req, bool kept,

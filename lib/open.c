@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 
 #include "emulate.h"
 #include "internal.h"
+#include "spare.h"
 #include "target.h"
 #include "uapi.h"
 #include "util.h"
@@ -61,7 +63,28 @@ struct open_context {
 	mode_t mode;
 	mode_t type;     /* S_IFMT of what was resolved */
 	char *text;      /* guessed: the target's path, looked up once by perform */
+	/* text when the target's own (absolute) path is it; after the header: not zeroed */
+	char text_buf[PATH_MAX];
 };
+
+/* From this thread's spare (spare.c): the header zeroed, the buffer not. */
+static struct open_context *open_context_new(void)
+{
+	struct open_context *c = spare_take(SPARE_OPEN_CONTEXT, sizeof(*c));
+
+	if (c)
+		memset(c, 0, offsetof(struct open_context, text_buf));
+	return c;
+}
+
+static void open_context_free(struct open_context *c)
+{
+	if (!c)
+		return;
+	if (c->text != c->text_buf)
+		free(c->text);
+	spare_give(SPARE_OPEN_CONTEXT, c);
+}
 
 /*
  * build_open_how() and build_open_flags(): open/openat/creat silently drop
@@ -184,9 +207,8 @@ static int open_plan_guess(const struct unotify_open_how *how, struct open_conte
 	r = emulate_guess_text(c->t, how->dirfd, how->path, &text);
 	if (r <= 0)
 		return r;
-	c->text = text ? text : strdup(how->path);
-	if (!c->text)
-		return -ENOMEM;
+	/* Not the caller's buffer, which may be gone when perform runs (strnlen checked it). */
+	c->text = text ? text : strcpy(c->text_buf, how->path);
 	r = resolve_lexical("/", c->text, ret->path, sizeof(ret->path));
 	if (r < 0)
 		return r;
@@ -239,7 +261,7 @@ static int open_plan_walk(const struct unotify_open_how *how, struct open_contex
 static int open_plan(unotify_target *t, bool owns, const struct unotify_open_how *how,
 		     struct unotify_open_plan *ret)
 {
-	_cleanup_free_ struct open_context *c = calloc(1, sizeof(*c));
+	struct open_context *c = open_context_new();
 	int r;
 
 	if (!c)
@@ -249,11 +271,11 @@ static int open_plan(unotify_target *t, bool owns, const struct unotify_open_how
 	if (r == 0)
 		r = open_plan_walk(how, c, ret);
 	if (r < 0) {
-		free(c->text);
+		open_context_free(c);
 		return r;
 	}
 	c->owns_target = owns;
-	ret->context = steal_pointer(&c);
+	ret->context = c;
 	return 0;
 }
 
@@ -478,8 +500,7 @@ void unotify_open_plan_release(struct unotify_open_plan *plan)
 	if (c) {
 		if (c->owns_target)
 			unotify_target_free(c->t);
-		free(c->text);
-		free(c);
+		open_context_free(c);
 		plan->context = NULL;
 	}
 	if (plan->pathfd >= 0)
