@@ -120,14 +120,22 @@ static void bench_json_ratios(struct json_object *o, const struct bench_report *
 {
 	const struct bench_result *f = bench_result_floor(res, r->results, r->n);
 	const struct bench_result *off = bench_result_sync_off(res, r->results, r->n);
-	bool has_floor = res->status == BENCH_OK && f && f->median;
+	double ratio = res->status == BENCH_OK && f ? bench_result_ratio(res, f) : 0.0;
+	double gain = off ? bench_result_ratio(off, res) : 0.0;
 
-	json_put(o, "floor", has_floor ? json_object_new_string(f->label) : NULL);
-	json_put(o, "ratio_to_floor",
-		 has_floor ? json_fixed((double)res->median / (double)f->median, 4) : NULL);
-	json_put(o, "sync_gain",
-		 off && res->median ? json_fixed((double)off->median / (double)res->median, 4)
-				    : NULL);
+	json_put(o, "floor", ratio > 0.0 ? json_object_new_string(f->label) : NULL);
+	json_put(o, "ratio_to_floor", ratio > 0.0 ? json_fixed(ratio, 4) : NULL);
+	json_put(o, "sync_gain", gain > 0.0 ? json_fixed(gain, 4) : NULL);
+}
+
+/* Each round's run median (ns), in the order the rounds ran. */
+static struct json_object *bench_json_run_medians(const struct bench_result *res)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < res->runs; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)res->run_median[i]));
+	return a;
 }
 
 static struct json_object *bench_json_run(const struct bench_report *r,
@@ -152,6 +160,7 @@ static struct json_object *bench_json_run(const struct bench_report *r,
 	json_put(o, "status", json_object_new_string(bench_json_status(res->status)));
 	json_put(o, "error", ok ? NULL : json_object_new_string(res->error));
 	json_put(o, "runs", json_object_new_int64(res->runs));
+	json_put(o, "run_medians_ns", ok ? bench_json_run_medians(res) : NULL);
 	json_put(o, "calls", json_object_new_int64((int64_t)res->calls));
 	json_put(o, "ns", ok ? bench_json_ns(res) : NULL);
 	json_put(o, "spread", ok ? json_fixed(res->spread, 4) : NULL);

@@ -143,30 +143,33 @@ static void bench_report_ratios(FILE *out, const struct bench_report *r)
 	int w = bench_label_width(r);
 	bool any = false;
 
-	fprintf(out, "\nRatio to the floor (median of batch medians; below 1 is faster):\n");
+	fprintf(out, "\nRatio to the floor (median over the %u round%s of each round's ratio; "
+		     "below 1 is faster):\n", r->set->repeat, r->set->repeat == 1 ? "" : "s");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct bench_result *res = &r->results[i];
 		const struct bench_result *f = bench_result_floor(res, r->results, r->n);
+		double ratio = res->status == BENCH_OK && f ? bench_result_ratio(res, f) : 0.0;
 
-		if (res->status != BENCH_OK || !f || !f->median)
+		if (ratio <= 0.0)
 			continue;
-		fprintf(out, "  %-*s %7.2fx  of %s\n", w, res->label,
-			(double)res->median / (double)f->median, f->label);
+		fprintf(out, "  %-*s %7.2fx  of %s\n", w, res->label, ratio, f->label);
 		any = true;
 	}
 	if (!any)
 		fprintf(out, "  (no bare row to compare with)\n");
 
 	any = false;
-	fprintf(out, "\nSame-CPU hand-off (sync=off median / sync=on median; above 1 it helps):\n");
+	fprintf(out, "\nSame-CPU hand-off (sync=off / sync=on, round by round; above 1 it helps):\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct bench_result *on = &r->results[i];
 		const struct bench_result *off = bench_result_sync_off(on, r->results, r->n);
 
-		if (!off || !on->median)
+		double gain = off ? bench_result_ratio(off, on) : 0.0;
+
+		if (gain <= 0.0)
 			continue;
-		fprintf(out, "  %-*s %7.2fx  (%.2f -> %.2f us)\n", w, on->label,
-			(double)off->median / (double)on->median, us(off->median), us(on->median));
+		fprintf(out, "  %-*s %7.2fx  (%.2f -> %.2f us)\n", w, on->label, gain,
+			us(off->median), us(on->median));
 		any = true;
 	}
 	if (!any)

@@ -196,10 +196,12 @@ static int bench_run_collect(struct bench_result *res, const struct bench_run *r
 	const struct bench_settings *set = run->set;
 	const struct bench_shared *shm = run->shm;
 	size_t per = (size_t)set->batches * set->iterations;
-	struct latency_stats batch;
+	struct latency_stats batch, run_batches;
+	uint64_t median;
 	int r = 0;
 
 	latency_stats_init(&batch, 0);
+	latency_stats_init(&run_batches, 0);
 	for (unsigned int b = 0; b < set->batches && r >= 0; b++) {
 		for (unsigned int t = 0; t < run->cfg->threads && r >= 0; t++) {
 			const uint64_t *s = shm->samples + t * per + (size_t)b * set->iterations;
@@ -210,11 +212,15 @@ static int bench_run_collect(struct bench_result *res, const struct bench_run *r
 					r = latency_stats_add(&batch, s[i]);
 			}
 		}
+		median = latency_stats_percentile(&batch, 50);
 		if (r >= 0)
-			r = latency_stats_add(&res->batch_medians,
-					      latency_stats_percentile(&batch, 50));
+			r = latency_stats_add(&res->batch_medians, median);
+		if (r >= 0)
+			r = latency_stats_add(&run_batches, median);
 		latency_stats_done(&batch);
 	}
+	res->run_median[res->runs] = latency_stats_percentile(&run_batches, 50);
+	latency_stats_done(&run_batches);
 	res->calls += (uint64_t)run->cfg->threads * per;
 	res->window_ns += shm->t_end - shm->t_start;
 	res->target.migrations += shm->migrations;
@@ -315,25 +321,23 @@ static void bench_result_finish(struct bench_result *res)
 		res->hist_n = 0;
 }
 
-static void bench_result_runs(struct bench_result *res, const struct bench_config *cfg,
-			      const struct bench_settings *set, void *row_data)
+void bench_result_run_once(struct bench_result *res, const struct bench_settings *set)
 {
-	for (unsigned int i = 0; i < set->repeat; i++) {
-		int r = bench_run_once(res, cfg, set, row_data);
+	int r;
 
-		if (r < 0) {
-			res->status = r == -EOPNOTSUPP ? BENCH_UNSUPPORTED : BENCH_FAILED;
-			return;
-		}
-		res->runs++;
+	if (res->status != BENCH_OK)
+		return;
+	r = bench_run_once(res, &res->cfg, set, res->row_data);
+	if (r < 0) {
+		res->status = r == -EOPNOTSUPP ? BENCH_UNSUPPORTED : BENCH_FAILED;
+		return;
 	}
-	bench_result_finish(res);
+	res->runs++;
 }
 
-void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
-		      const struct bench_settings *set)
+void bench_result_start(struct bench_result *res, const struct bench_config *cfg,
+			const struct bench_settings *set)
 {
-	void *row_data = NULL;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -347,6 +351,12 @@ void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
 		snprintf(res->error, sizeof(res->error), "%s", cfg->mode->unavailable);
 		return;
 	}
+	res->run_median = calloc(set->repeat, sizeof(*res->run_median));
+	if (!res->run_median) {
+		res->status = BENCH_FAILED;
+		snprintf(res->error, sizeof(res->error), "out of memory");
+		return;
+	}
 	if (cfg->pin == BENCH_PIN_DIFFERENT && (cfg->mode->flags & BENCH_MODE_PEER) &&
 	    set->cpu_b < 0) {
 		res->status = BENCH_UNSUPPORTED;
@@ -354,19 +364,48 @@ void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
 		return;
 	}
 	if (cfg->mode->row_start) {
-		r = cfg->mode->row_start(cfg, set, &row_data, res->error, sizeof(res->error));
-		if (r < 0) {
+		r = cfg->mode->row_start(cfg, set, &res->row_data, res->error, sizeof(res->error));
+		if (r < 0)
 			res->status = r == -EOPNOTSUPP ? BENCH_UNSUPPORTED : BENCH_FAILED;
-			return;
-		}
+		res->row_started = r >= 0;
 	}
-	bench_result_runs(res, cfg, set, row_data);
-	if (cfg->mode->row_stop)
-		cfg->mode->row_stop(row_data);
+}
+
+void bench_result_end(struct bench_result *res)
+{
+	if (res->status == BENCH_OK)
+		bench_result_finish(res);
+	if (res->row_started && res->cfg.mode->row_stop)
+		res->cfg.mode->row_stop(res->row_data);
+	res->row_started = false;
+	res->row_data = NULL;
+}
+
+static int bench_ratio_compare(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double bench_result_ratio(const struct bench_result *res, const struct bench_result *f)
+{
+	unsigned int n = res->runs < f->runs ? res->runs : f->runs, k = 0;
+	double ratio[BENCH_REPEAT_MAX];
+
+	for (unsigned int i = 0; i < n && i < BENCH_REPEAT_MAX; i++)
+		if (f->run_median[i])
+			ratio[k++] = (double)res->run_median[i] / (double)f->run_median[i];
+	if (k == 0)
+		return 0.0;
+	qsort(ratio, k, sizeof(*ratio), bench_ratio_compare);
+	return k % 2 ? ratio[k / 2] : (ratio[k / 2 - 1] + ratio[k / 2]) / 2.0;
 }
 
 void bench_result_done(struct bench_result *res)
 {
+	free(res->run_median);
+	res->run_median = NULL;
 	latency_stats_done(&res->samples);
 	latency_stats_done(&res->batch_medians);
 	free(res->hist);

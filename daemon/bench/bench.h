@@ -108,6 +108,7 @@ struct bench_settings {
 	unsigned int batches;
 	unsigned int warmup;     /* calls per thread before measuring */
 	unsigned int repeat;     /* runs per configuration, each with a fresh target */
+#define BENCH_REPEAT_MAX 1000
 	unsigned int spin_us;    /* BENCH_WAIT_SPIN budget */
 	double precision;        /* noise warning above this spread (fraction) */
 	int cpu_a;               /* CPUs used to pin; cpu_b -1 when only one is allowed */
@@ -307,6 +308,9 @@ struct bench_result {
 	unsigned int runs;
 	struct latency_stats samples;       /* every measured call of every run */
 	struct latency_stats batch_medians;
+	uint64_t *run_median;               /* each run's median of its batches, by round */
+	void *row_data;                     /* the mode's, from row_start to row_stop */
+	bool row_started;                   /* row_start succeeded: row_stop is due */
 	struct latency_summary summary;
 	struct latency_bucket *hist;
 	size_t hist_n;
@@ -320,10 +324,22 @@ struct bench_result {
 	enum bench_counter_source peer_source;
 };
 
-/* Runs one configuration set->repeat times; the result says what happened. */
-void bench_result_run(struct bench_result *res, const struct bench_config *cfg,
-		      const struct bench_settings *set);
+/*
+ * One configuration's row: started (its mode's row_start), run once per
+ * round (set->repeat rounds, every row's run in each round before the
+ * next round, so that slow drift of a noisy machine falls on every row
+ * alike), ended (summary, row_stop). The result says what happened.
+ */
+void bench_result_start(struct bench_result *res, const struct bench_config *cfg,
+			const struct bench_settings *set);
+void bench_result_run_once(struct bench_result *res, const struct bench_settings *set);
+void bench_result_end(struct bench_result *res);
 void bench_result_done(struct bench_result *res);
+/*
+ * res against the floor f, round by round: the median of the ratios of
+ * each round's run medians (the runs nearest in time), 0 when none pairs.
+ */
+double bench_result_ratio(const struct bench_result *res, const struct bench_result *f);
 bool bench_result_noisy(const struct bench_result *res, const struct bench_settings *set);
 /* The bare row this one is compared to (same sync, pin and threads; blocking wait). */
 const struct bench_result *bench_result_floor(const struct bench_result *res,

@@ -280,7 +280,7 @@ static int bench_parse_option(struct bench_options *o, int c, const char *arg)
 		return bench_parse_uint("--warmup", arg, 0, 10000000, &s->warmup);
 	case 'r':
 		o->repeat_set = true;
-		return bench_parse_uint("--repeat", arg, 1, 1000, &s->repeat);
+		return bench_parse_uint("--repeat", arg, 1, BENCH_REPEAT_MAX, &s->repeat);
 	case ARG_PRECISION:
 		return bench_parse_precision(arg, &s->precision);
 	case 'q':
@@ -583,15 +583,21 @@ static char *bench_command_line(int argc, char **argv)
 	return s;
 }
 
+/* Round by round: each row's run of a round before any row's next (bench_result_start). */
 static int bench_run_all(const struct bench_options *o, const struct bench_config *cfg, size_t n,
 			 struct bench_result *results)
 {
 	size_t ok = 0, failed = 0;
 
+	for (size_t i = 0; i < n; i++)
+		bench_result_start(&results[i], &cfg[i], &o->set);
+	for (unsigned int round = 0; round < o->set.repeat; round++)
+		for (size_t i = 0; i < n; i++)
+			bench_result_run_once(&results[i], &o->set);
 	for (size_t i = 0; i < n; i++) {
 		struct bench_result *res = &results[i];
 
-		bench_result_run(res, &cfg[i], &o->set);
+		bench_result_end(res);
 		if (res->status == BENCH_OK)
 			ok++;
 		else if (res->status == BENCH_FAILED)

@@ -47,7 +47,8 @@ RUN_OK='
 	(.target.context_switches >= 0) and
 	(([.histogram[].count] | add) == .calls) and
 	all(.histogram[]; .lo_ns < .hi_ns and .count > 0) and
-	has("floor") and has("ratio_to_floor") and has("sync_gain") and has("wait") and has("sync")'
+	has("floor") and has("ratio_to_floor") and has("sync_gain") and has("wait") and has("sync") and
+	((.run_medians_ns | length) == .runs) and all(.run_medians_ns[]; . > 0)'
 
 say "== every mode, sync on and off, as JSON"
 ucmd bench --mode raw,kernel-allowed,bare,lib,run,daemon,futex --sync both $SMALL --json
@@ -138,6 +139,23 @@ check_json "each row is compared with the floor of its own call and path" "$J" \
 	                " sync=on"))'
 check_json "getppid rows keep call getppid and path null" "$T/all.json" \
 	'all(.runs[]; .call == "getppid" and .path == null)'
+
+say "== rounds: each row once per round, the ratio taken round by round"
+ucmd bench --mode bare,lib,run,daemon --sync on --iterations $ITER --batches $BATCHES \
+	--warmup 20 --repeat 3 --json
+J="$T/rounds.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --repeat 3 exits 0" 0
+check_json "every row ran three rounds, a median for each" "$J" \
+	'all(.runs[]; .status == "ok" and .runs == 3 and (.run_medians_ns | length) == 3)'
+# The documented ratio: the median of each round's run median over the floor's
+# of the same round (not the ratio of the two rows' medians).
+check_json "ratio_to_floor is the median of the per-round ratios" "$J" \
+	'(.runs[0].run_medians_ns) as $f |
+	 all(.runs[1:][]; ([range(3) as $i | .run_medians_ns[$i] / $f[$i]] | sort | .[1]) as $m |
+	     ((.ratio_to_floor - $m) | fabs) < 0.0001)'
+check_json "the row median is still the median of every batch median" "$J" \
+	'all(.runs[]; .ns.median >= .ns.min and .ns.median <= .ns.max)'
 
 say "== futex with several threads"
 ucmd bench --mode futex --threads 3 $SMALL --json
