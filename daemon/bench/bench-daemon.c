@@ -52,6 +52,8 @@ struct bench_daemon {
 	pid_t tid;                 /* its thread supervising the current run */
 	char dir[PATH_MAX];        /* ours: policies/, the socket, its logs */
 	char socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sock_fprog layer;   /* its kernel layer of the bench policy (filter NULL: none) */
+	uint64_t layer_serial;     /* the policy's version the layer is of */
 };
 
 static void bench_daemon_sleep_ms(unsigned int ms)
@@ -344,41 +346,35 @@ static int bench_daemon_start(struct bench_daemon *d, const char *exe,
  * The daemon's kernel layer of the bench policy, fetched as `unotify run
  * --daemon` fetches it: the targets of a daemon row load it (instead of
  * the raw filter of the other rows) and register with its version, so the
- * daemon supervises them as it supervises run --daemon's programs. Set
- * for the time of a row; the targets are forked within it.
+ * daemon supervises them as it supervises run --daemon's programs. Each
+ * row's own: the rows of a round run between one row's start and stop.
  */
-static struct {
-	struct sock_fprog prog;
-	uint64_t serial;
-	bool set;
-} daemon_layer;
-
-const struct sock_fprog *bench_daemon_layer(void)
+const struct sock_fprog *bench_daemon_row_layer(void *data)
 {
-	return daemon_layer.set ? &daemon_layer.prog : NULL;
+	const struct bench_daemon *d = data;
+
+	return d && d->layer.filter ? &d->layer : NULL;
 }
 
-static void bench_daemon_layer_drop(void)
+static void bench_daemon_layer_drop(struct bench_daemon *d)
 {
-	free(daemon_layer.prog.filter);
-	daemon_layer.prog.filter = NULL;
-	daemon_layer.set = false;
+	free(d->layer.filter);
+	d->layer.filter = NULL;
 }
 
-static int bench_daemon_layer_fetch(const struct bench_daemon *d, char *error, size_t error_size)
+static int bench_daemon_layer_fetch(struct bench_daemon *d, char *error, size_t error_size)
 {
 	_cleanup_free_ char *why = NULL;
 	int r;
 
-	bench_daemon_layer_drop();
-	r = client_kernel_layer(d->socket, BENCH_DAEMON_POLICY, &daemon_layer.prog,
-				&daemon_layer.serial, &why);
+	bench_daemon_layer_drop(d);
+	r = client_kernel_layer(d->socket, BENCH_DAEMON_POLICY, &d->layer, &d->layer_serial, &why);
 	if (r < 0) {
+		d->layer.filter = NULL;
 		snprintf(error, error_size, "unotifyd's kernel layer: %s",
 			 why ? why : client_strerror(r));
 		return r;
 	}
-	daemon_layer.set = true;
 	return 0;
 }
 
@@ -397,6 +393,7 @@ int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_se
 	if (r >= 0)
 		r = bench_daemon_layer_fetch(d, error, error_size);
 	if (r < 0) {
+		bench_daemon_layer_drop(d);
 		bench_daemon_stop(d);
 		return r;
 	}
@@ -406,9 +403,10 @@ int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_se
 
 void bench_daemon_row_stop(void *data)
 {
-	bench_daemon_layer_drop();
-	if (data)
-		bench_daemon_stop(data);
+	if (!data)
+		return;
+	bench_daemon_layer_drop(data);
+	bench_daemon_stop(data);
 }
 
 /* ---------------------------------------------------------------- the daemon's threads */
@@ -558,7 +556,7 @@ int bench_daemon_prepare(struct bench_run *run)
 	int r;
 
 	bench_daemon_wait_idle(d);
-	r = client_register_serial(d->socket, BENCH_DAEMON_POLICY, daemon_layer.serial,
+	r = client_register_serial(d->socket, BENCH_DAEMON_POLICY, d->layer_serial,
 				   run->listener, run->pid, &why);
 	if (r < 0) {
 		snprintf(run->error, sizeof(run->error), "hand-off to unotifyd: %s",

@@ -68,6 +68,7 @@ const struct bench_mode bench_modes[] = {
 		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
 		.row_start = bench_daemon_row_start,
 		.row_stop = bench_daemon_row_stop,
+		.row_layer = bench_daemon_row_layer,
 		.prepare = bench_daemon_prepare,
 		.supervise = bench_daemon_supervise,
 		.cleanup = bench_daemon_cleanup,

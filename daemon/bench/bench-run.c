@@ -238,6 +238,8 @@ static int bench_run_collect(struct bench_result *res, const struct bench_run *r
 
 static int bench_run_fork(struct bench_run *run, int *ret_sock)
 {
+	const struct bench_mode *m = run->cfg->mode;
+	const struct sock_fprog *layer = m->row_layer ? m->row_layer(run->row_data) : NULL;
 	int sv[2];
 	pid_t parent = getpid(), pid;
 
@@ -253,7 +255,7 @@ static int bench_run_fork(struct bench_run *run, int *ret_sock)
 	}
 	if (pid == 0) {
 		sv[0] = safe_close(sv[0]);
-		_exit(bench_target_main(run->cfg, run->set, run->shm, sv[1], parent));
+		_exit(bench_target_main(run->cfg, run->set, layer, run->shm, sv[1], parent));
 	}
 	sv[1] = safe_close(sv[1]);
 	run->pid = pid;

@@ -47,6 +47,7 @@
 
 struct target {
 	const struct bench_config *cfg;
+	const struct sock_fprog *layer; /* a daemon row's kernel layer, or NULL */
 	const struct bench_settings *set;
 	struct bench_shared *shm;
 	long expected; /* what getppid must return */
@@ -433,8 +434,8 @@ static int target_setup(struct target *t, int sock)
 
 	if (kind != BENCH_TARGET_ALLOWED && kind != BENCH_TARGET_NOTIFIED)
 		return 0;
-	if (kind == BENCH_TARGET_NOTIFIED && bench_daemon_layer())
-		fd = target_load_layer(bench_daemon_layer());
+	if (kind == BENCH_TARGET_NOTIFIED && t->layer)
+		fd = target_load_layer(t->layer);
 	else
 		fd = target_load_filter(kind, bench_call_nr(t->cfg->call));
 	if (fd < 0) {
@@ -492,9 +493,11 @@ static int target_run_threads(struct target *t)
 }
 
 int bench_target_main(const struct bench_config *cfg, const struct bench_settings *set,
-		      struct bench_shared *shm, int sock, pid_t parent)
+		      const struct sock_fprog *layer, struct bench_shared *shm, int sock,
+		      pid_t parent)
 {
-	struct target t = { .cfg = cfg, .set = set, .shm = shm, .expected = parent };
+	struct target t = { .cfg = cfg, .layer = layer, .set = set, .shm = shm,
+			    .expected = parent };
 	char go;
 	int r;
 

@@ -82,6 +82,8 @@ struct bench_mode {
 	int (*row_start)(const struct bench_config *cfg, const struct bench_settings *set,
 			 void **ret_data, char *error, size_t error_size);
 	void (*row_stop)(void *data);
+	/* The filter the row's targets load instead of the raw one (NULL: the raw one). */
+	const struct sock_fprog *(*row_layer)(void *data);
 	/* Parent side; NULL when the target runs alone. */
 	int (*prepare)(struct bench_run *run);   /* before the target starts measuring */
 	int (*supervise)(struct bench_run *run); /* until the target is done */
@@ -260,7 +262,8 @@ bool bench_run_child_exited(void);
 
 /* Target side (in the forked child): returns the child's exit code. */
 int bench_target_main(const struct bench_config *cfg, const struct bench_settings *set,
-		      struct bench_shared *shm, int sock, pid_t parent);
+		      const struct sock_fprog *layer, struct bench_shared *shm, int sock,
+		      pid_t parent);
 size_t bench_shared_size(const struct bench_config *cfg, const struct bench_settings *set);
 int bench_pin_self(int cpu);
 /* One fd over a socketpair (SCM_RIGHTS, one byte of data); received with O_CLOEXEC. */
@@ -286,8 +289,8 @@ void bench_policy_text(const struct bench_config *cfg, char *buf, size_t size);
 int bench_daemon_row_start(const struct bench_config *cfg, const struct bench_settings *set,
 			   void **ret_data, char *error, size_t error_size);
 void bench_daemon_row_stop(void *data);
-/* During a daemon row: the daemon's kernel layer its targets load; NULL otherwise. */
-const struct sock_fprog *bench_daemon_layer(void);
+/* The row's daemon's kernel layer, which its targets load. */
+const struct sock_fprog *bench_daemon_row_layer(void *data);
 int bench_daemon_prepare(struct bench_run *run);
 int bench_daemon_supervise(struct bench_run *run);
 void bench_daemon_cleanup(struct bench_run *run);

@@ -156,6 +156,16 @@ check_json "ratio_to_floor is the median of the per-round ratios" "$J" \
 	     ((.ratio_to_floor - $m) | fabs) < 0.0001)'
 check_json "the row median is still the median of every batch median" "$J" \
 	'all(.runs[]; .ns.median >= .ns.min and .ns.median <= .ns.max)'
+# Every daemon row's unotifyd is up while the other rows run: a row's target
+# loads its own filter, not the kernel layer of the last daemon started (that
+# one notifies readlink only, and the opens would run unsupervised).
+ucmd bench --call open,readlink --path found --mode bare,lib,daemon --sync on \
+	--iterations $ITER --batches $BATCHES --warmup 20 --repeat 2 --json
+J="$T/rounds-paths.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --call open,readlink --repeat 2 exits 0" 0
+check_json "every row's calls reached its supervisor (it woke for them)" "$J" \
+	'all(.runs[]; .status == "ok" and .supervisor.context_switches >= .calls / 2)'
 
 say "== futex with several threads"
 ucmd bench --mode futex --threads 3 $SMALL --json
