@@ -39,7 +39,7 @@ static unotify_target *target_alloc(void)
 
 static void target_dealloc(unotify_target *t)
 {
-	spare_give(SPARE_TARGET, t);
+	spare_give(SPARE_TARGET, t, sizeof(*t));
 }
 
 static int target_new(unotify_listener *l, const struct seccomp_notif *req, bool kept,

@@ -34,10 +34,11 @@ int emulate_leave(struct target_saved *s, int r);
 /*
  * A guessed name (unotify_path_how.guess): the text that names path for t,
  * looked up from the pinned root. For a target whose root is the pinned
- * root: an absolute path is its own (1, *ret NULL); a relative one is the
- * proved name of its start (the cwd or dirfd) followed by it (1, *ret the
- * caller's to free; its start proved the target's by ID_VALID). 0: none
- * (the walk names it); -errno: ours, or -ENOENT (the target is gone).
+ * root: an absolute path is its own (1, *ret NULL; shorter than PATH_MAX);
+ * a relative one is the proved name of its start (the cwd or dirfd)
+ * followed by it (1, *ret the caller's to free; its start proved the
+ * target's by ID_VALID). 0: none (the walk names it); -errno: ours, or
+ * -ENOENT (the target is gone).
  */
 int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **ret);
 /*

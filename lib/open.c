@@ -63,15 +63,26 @@ struct open_context {
 	mode_t mode;
 	mode_t type;     /* S_IFMT of what was resolved */
 	char *text;      /* guessed: the target's path, looked up once by perform */
-	/* text when the target's own (absolute) path is it; after the header: not zeroed */
+	/* A copy of the target's absolute path, when text is that; not zeroed on reuse. */
 	char text_buf[PATH_MAX];
 };
+
+/* The caller's path may be gone when perform runs: copied, if it fits; NULL if not. */
+static char *open_copy_text(struct open_context *c, const char *path)
+{
+	size_t len = strnlen(path, sizeof(c->text_buf));
+
+	if (len >= sizeof(c->text_buf))
+		return NULL;
+	return memcpy(c->text_buf, path, len + 1);
+}
 
 /* From this thread's spare (spare.c): the header zeroed, the buffer not. */
 static struct open_context *open_context_new(void)
 {
 	struct open_context *c = spare_take(SPARE_OPEN_CONTEXT, sizeof(*c));
 
+	/* The header before the buffer: text NULL until a guess sets it. */
 	if (c)
 		memset(c, 0, offsetof(struct open_context, text_buf));
 	return c;
@@ -83,7 +94,7 @@ static void open_context_free(struct open_context *c)
 		return;
 	if (c->text != c->text_buf)
 		free(c->text);
-	spare_give(SPARE_OPEN_CONTEXT, c);
+	spare_give(SPARE_OPEN_CONTEXT, c, sizeof(*c));
 }
 
 /*
@@ -207,8 +218,9 @@ static int open_plan_guess(const struct unotify_open_how *how, struct open_conte
 	r = emulate_guess_text(c->t, how->dirfd, how->path, &text);
 	if (r <= 0)
 		return r;
-	/* Not the caller's buffer, which may be gone when perform runs (strnlen checked it). */
-	c->text = text ? text : strcpy(c->text_buf, how->path);
+	c->text = text ? text : open_copy_text(c, how->path);
+	if (!c->text)
+		return 0; /* too long to be a guess: the walk names it (ENAMETOOLONG) */
 	r = resolve_lexical("/", c->text, ret->path, sizeof(ret->path));
 	if (r < 0)
 		return r;

@@ -21,6 +21,7 @@ static pthread_key_t spare_key;
 static bool spare_key_made;
 static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
 static __thread void *spare_slots[SPARE_KINDS]; /* free, this thread's */
+static __thread size_t spare_sizes[SPARE_KINDS]; /* their sizes */
 static __thread bool spare_held; /* spare_key frees them when the thread ends */
 
 static void spare_free(void *slots)
@@ -42,13 +43,14 @@ void *spare_take(enum spare_kind kind, size_t size)
 {
 	void *p = spare_slots[kind];
 
-	if (!p)
+	/* A kind has one size; a smaller block kept (a caller's mistake) is never handed out. */
+	if (!p || spare_sizes[kind] < size)
 		return malloc(size);
 	spare_slots[kind] = NULL;
 	return p;
 }
 
-void spare_give(enum spare_kind kind, void *p)
+void spare_give(enum spare_kind kind, void *p, size_t size)
 {
 	if (!p)
 		return;
@@ -61,4 +63,5 @@ void spare_give(enum spare_kind kind, void *p)
 		return;
 	}
 	spare_slots[kind] = p;
+	spare_sizes[kind] = size;
 }

@@ -14,9 +14,9 @@ enum spare_kind {
 	SPARE_KINDS,
 };
 
-/* A block of size bytes (always the same for a kind), not zeroed; NULL: no memory. */
+/* A block of at least size bytes, not zeroed; NULL: no memory. */
 void *spare_take(enum spare_kind kind, size_t size);
-/* Kept for this thread's next spare_take(kind), or freed. p may be NULL. */
-void spare_give(enum spare_kind kind, void *p);
+/* p (size bytes) kept for this thread's next spare_take(kind), or freed. p may be NULL. */
+void spare_give(enum spare_kind kind, void *p, size_t size);
 
 #endif
