@@ -52,6 +52,7 @@ struct bench_daemon {
 	pid_t tid;                 /* its thread supervising the current run */
 	char dir[PATH_MAX];        /* ours: policies/, the socket, its logs */
 	char socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	unsigned int idle_threads; /* its threads when ready, before any run (its audit writer) */
 	struct sock_fprog layer;   /* its kernel layer of the bench policy (filter NULL: none) */
 	uint64_t layer_serial;     /* the policy's version the layer is of */
 };
@@ -307,6 +308,8 @@ static void bench_daemon_stop(struct bench_daemon *d)
 	free(d);
 }
 
+static void bench_daemon_count_idle(struct bench_daemon *d);
+
 static int bench_daemon_start(struct bench_daemon *d, const char *exe,
 			      const struct bench_config *cfg, const struct bench_settings *set,
 			      char *error, size_t error_size)
@@ -339,6 +342,7 @@ static int bench_daemon_start(struct bench_daemon *d, const char *exe,
 			 "(Linux 6.6+) on this kernel");
 		return -EOPNOTSUPP;
 	}
+	bench_daemon_count_idle(d);
 	return 0;
 }
 
@@ -522,13 +526,30 @@ static int bench_daemon_pin_thread(struct bench_run *run, pid_t tid)
 }
 
 /* Until the daemon runs no thread but its main one (or 2 s): a quiet start, and one to find. */
+/* What wait_idle waits for: at least the main thread, whatever /proc says. */
+static void bench_daemon_count_idle(struct bench_daemon *d)
+{
+	unsigned int count = 0;
+	pid_t newest;
+
+	if (bench_daemon_threads(d->pid, false, &newest, &count) < 0 || count < 1)
+		count = 1;
+	d->idle_threads = count;
+}
+
+/*
+ * Before a run: the previous run's supervising threads gone (2 s at most),
+ * so that the new run's is the one found. Idle, the daemon keeps the
+ * threads it had when ready (its main thread and its audit writer).
+ */
 static void bench_daemon_wait_idle(const struct bench_daemon *d)
 {
 	unsigned int count;
 	pid_t newest;
 
 	for (unsigned int ms = 0; ms < BENCH_DAEMON_IDLE_MS; ms++) {
-		if (bench_daemon_threads(d->pid, false, &newest, &count) < 0 || count <= 1)
+		if (bench_daemon_threads(d->pid, false, &newest, &count) < 0 ||
+		    count <= d->idle_threads)
 			return;
 		bench_daemon_sleep_ms(1);
 	}
