@@ -24,6 +24,11 @@ static __thread void *spare_slots[SPARE_KINDS]; /* free, this thread's */
 static __thread size_t spare_sizes[SPARE_KINDS]; /* their sizes */
 static __thread bool spare_held; /* spare_key frees them when the thread ends */
 
+/*
+ * The key's destructor, run by the ending thread itself: a block given by
+ * a destructor that runs after it registers the slots again, and the
+ * thread library calls this once more (PTHREAD_DESTRUCTOR_ITERATIONS).
+ */
 static void spare_free(void *slots)
 {
 	void **slot = slots;
@@ -32,6 +37,7 @@ static void spare_free(void *slots)
 		free(slot[kind]);
 		slot[kind] = NULL;
 	}
+	spare_held = false;
 }
 
 static void spare_key_make(void)
