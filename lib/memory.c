@@ -111,8 +111,16 @@ int unotify_mem_write(unotify_listener *l, const struct seccomp_notif *req, uint
 }
 
 /*
+ * A path is rarely longer than this: the first read stops here, rather
+ * than copy and scan up to 4 KiB a path seldom has (to the page's end:
+ * some 60 ns more per read, docs/BENCHMARKS.md "Decided calls: phase 7").
+ */
+#define MEMORY_STRING_FIRST 256
+
+/*
  * Reads page by page, never across a page boundary in one call: a string may
  * end right before an unmapped page, and a read spanning both would fail.
+ * The first read is at most MEMORY_STRING_FIRST bytes.
  */
 static int memory_read_string(const struct seccomp_notif *req, uint64_t addr, char *buf,
 			      size_t size)
@@ -126,6 +134,8 @@ static int memory_read_string(const struct seccomp_notif *req, uint64_t addr, ch
 		char *nul;
 		int r;
 
+		if (done == 0 && chunk > MEMORY_STRING_FIRST)
+			chunk = MEMORY_STRING_FIRST;
 		if (chunk > size - done)
 			chunk = size - done;
 		r = memory_transfer(req, at, buf + done, chunk, false);

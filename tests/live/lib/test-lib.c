@@ -354,14 +354,20 @@ static int child_memory(pid_t parent)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *n = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char longstr[101], out[16] = { 0 };
 
 	if (m == MAP_FAILED || munmap(m + page, page) < 0)
 		return 10;
+	if (n == MAP_FAILED || munmap(n + page, page) < 0)
+		return 10;
 	memcpy(m + page - 5, "tail", 5); /* its NUL is the page's last byte */
 	memset(longstr, 'x', 100);
 	longstr[100] = '\0';
-	if (syscall(__NR_getppid, m + page - 5, longstr, out, m + page) != 0)
+	/* longer than the first read, its NUL again the page's last byte */
+	memset(n + page - 601, 'y', 600);
+	n[page - 1] = '\0';
+	if (syscall(__NR_getppid, m + page - 5, longstr, out, m + page, n + page - 601) != 0)
 		return 11;
 	return strcmp(out, "written") == 0 ? 0 : 12;
 }
@@ -369,7 +375,7 @@ static int child_memory(pid_t parent)
 static bool check_memory(unotify_listener *l, const struct seccomp_notif *req)
 {
 	const __u64 *a = req->data.args;
-	char buf[256];
+	char buf[256], big[1024];
 
 	EXPECT_EQ(unotify_mem_read_string(l, req, a[0], buf, sizeof(buf)), 4);
 	EXPECT(strcmp(buf, "tail") == 0);
@@ -378,6 +384,11 @@ static bool check_memory(unotify_listener *l, const struct seccomp_notif *req)
 	EXPECT_EQ(unotify_mem_read_string(l, req, a[1], buf, 16), -ENAMETOOLONG);
 	EXPECT_EQ(unotify_mem_read_string(l, req, a[1], buf, sizeof(buf)), 100);
 	EXPECT_EQ(unotify_mem_read_string(l, req, a[3], buf, sizeof(buf)), -EFAULT);
+	EXPECT_EQ(unotify_mem_read_string(l, req, a[4], big, sizeof(big)), 600);
+	EXPECT(strspn(big, "y") == 600);
+	EXPECT_EQ(unotify_mem_read_string(l, req, a[4], big, 600), -ENAMETOOLONG);
+	EXPECT_EQ(unotify_mem_read_string(l, req, a[4] + 344, big, sizeof(big)), 256);
+	EXPECT_EQ(unotify_mem_read_string(l, req, a[4] + 343, big, sizeof(big)), 257);
 	EXPECT_EQ(unotify_mem_read(l, req, a[1], buf, 8), 0);
 	EXPECT(memcmp(buf, "xxxxxxxx", 8) == 0);
 	EXPECT_EQ(unotify_mem_read(l, req, a[0], buf, 5), 0);
