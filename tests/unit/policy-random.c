@@ -114,8 +114,8 @@ static bool builtin_open_flags_agree(void)
 	for (int i = 0; ok && i < 20000; i++) {
 		struct seccomp_data d = { .nr = SYS_openat, .arch = seccomp_arch_native() };
 		struct policy_call call = { .nr = SYS_openat };
-		struct policy_decision dec;
-		uint32_t k;
+		struct policy_decision dec = { 0 };
+		uint32_t k = 0; /* printed below even when bpf_run failed */
 
 		call.args[2] = i < 4096 ? (uint64_t)i * 0x1041 : rnd();
 		if (i % 3 == 0)
