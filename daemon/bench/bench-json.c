@@ -157,6 +157,8 @@ static struct json_object *bench_json_run(const struct bench_report *r,
 	json_put(o, "call", json_object_new_string(bench_call_name(c->call)));
 	json_put(o, "path", c->call == BENCH_CALL_GETPPID ? NULL
 			    : json_object_new_string(c->missing ? "missing" : "found"));
+	json_put(o, "relative", c->call == BENCH_CALL_GETPPID ? NULL
+				: json_object_new_boolean(c->relative));
 	json_put(o, "status", json_object_new_string(bench_json_status(res->status)));
 	json_put(o, "error", ok ? NULL : json_object_new_string(res->error));
 	json_put(o, "runs", json_object_new_int64(res->runs));

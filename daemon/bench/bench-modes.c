@@ -171,7 +171,10 @@ void bench_call_path(const struct bench_config *cfg, const struct bench_settings
 	const char *name = cfg->missing ? "missing" : cfg->call == BENCH_CALL_READLINK ? "link"
 										: "file";
 
-	snprintf(buf, size, "%s/%s", set->files, name);
+	if (cfg->relative)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "%s/%s", set->files, name);
 }
 
 int bench_files_make(struct bench_settings *set)
@@ -258,8 +261,8 @@ void bench_config_label(const struct bench_config *c, char *buf, size_t size)
 	snprintf(buf, size, "%s", c->mode->name);
 	len = strlen(buf);
 	if (c->call != BENCH_CALL_GETPPID && len < size)
-		len += (size_t)snprintf(buf + len, size - len, " %s%s", bench_call_name(c->call),
-					c->missing ? " ENOENT" : "");
+		len += (size_t)snprintf(buf + len, size - len, " %s%s%s", bench_call_name(c->call),
+					c->missing ? " ENOENT" : "", c->relative ? " relative" : "");
 	if (c->sync >= 0 && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " sync=%s", c->sync ? "on" : "off");
 	if ((c->mode->flags & BENCH_MODE_WAIT) && c->wait != BENCH_WAIT_BLOCK && len < size)
@@ -282,7 +285,8 @@ static bool bench_result_is_floor(const struct bench_result *f, const struct ben
 	return f != res && f->status == BENCH_OK && strcmp(f->cfg.mode->name, "bare") == 0 &&
 	       f->cfg.wait == BENCH_WAIT_BLOCK && f->cfg.sync == sync &&
 	       f->cfg.pin == res->cfg.pin && f->cfg.threads == res->cfg.threads &&
-	       f->cfg.call == res->cfg.call && f->cfg.missing == res->cfg.missing;
+	       f->cfg.call == res->cfg.call && f->cfg.missing == res->cfg.missing &&
+	       f->cfg.relative == res->cfg.relative;
 }
 
 /*
@@ -316,7 +320,7 @@ const struct bench_result *bench_result_sync_off(const struct bench_result *res,
 		if (all[i].status == BENCH_OK && c->mode == res->cfg.mode && c->sync == 0 &&
 		    c->wait == res->cfg.wait && c->pin == res->cfg.pin &&
 		    c->threads == res->cfg.threads && c->call == res->cfg.call &&
-		    c->missing == res->cfg.missing)
+		    c->missing == res->cfg.missing && c->relative == res->cfg.relative)
 			return &all[i];
 	}
 	return NULL;

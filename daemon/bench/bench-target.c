@@ -510,6 +510,11 @@ int bench_target_main(const struct bench_config *cfg, const struct bench_setting
 		target_fail(shm, "cannot pin the target: %s", strerror(-r));
 		return 1;
 	}
+	/* A relative path starts from here: the supervisor must name this directory. */
+	if (cfg->relative && chdir(set->files) < 0) {
+		target_fail(shm, "cannot work in %s: %s", set->files, strerror(errno));
+		return 1;
+	}
 	if (target_setup(&t, sock) < 0)
 		return 1;
 	if (read(sock, &go, 1) != 1)

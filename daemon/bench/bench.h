@@ -103,6 +103,7 @@ struct bench_config {
 	unsigned int threads;
 	enum bench_call call;
 	bool missing;         /* the path does not exist: the call fails with ENOENT */
+	bool relative;        /* the path is relative: the target's cwd is the files' directory */
 };
 
 struct bench_settings {
@@ -126,7 +127,8 @@ struct bench_settings {
 	enum audit_level log_level;
 	/*
 	 * The path calls' directory: "file" (BENCH_FILE_TEXT), "link" -> "file",
-	 * no "missing". Made by bench_files_make, absolute, or "" when unused.
+	 * no "missing". Made by bench_files_make, absolute, or "" when unused;
+	 * the target of a relative row works in it.
 	 */
 	char files[256];
 };

@@ -32,7 +32,7 @@ struct bench_options {
 	unsigned int threads[BENCH_LIST_MAX];
 	size_t n_threads;
 	bool call[BENCH_CALL_MAX];
-	bool path[2];               /* [0] found, [1] missing */
+	bool path[4];               /* by bench_path_kind: found, missing, relative, both */
 	bool iterations_set, batches_set, repeat_set, warmup_set;
 	int compare;                /* -1: on when no --mode was given */
 	bool histogram;
@@ -80,8 +80,11 @@ static void bench_usage(FILE *out)
 		"                     the target makes (default: getppid); the path calls\n"
 		"                     are decided on their path and performed by the\n"
 		"                     supervisor\n"
-		"  --path LIST        found,missing or both: path calls on a file that\n"
-		"                     exists, or one that does not (ENOENT) (default: both)\n"
+		"  --path LIST        found,missing,both,relative,relative-missing or all:\n"
+		"                     path calls on a file that exists, or one that does\n"
+		"                     not (ENOENT), named by its absolute path or relative\n"
+		"                     to the target's working directory (default: both,\n"
+		"                     found and missing, absolute)\n"
 		"  --iterations N     calls per batch (default: 1000)\n"
 		"  --batches N        batches per run (default: 20)\n"
 		"  --warmup N         calls before measuring (default: --iterations)\n"
@@ -147,18 +150,31 @@ static int bench_add_mode(struct bench_options *o, const struct bench_mode *m)
 	return 0;
 }
 
-/* --call NAME|all, --path found|missing|both. */
+/* The four kinds of path a path call can name: bit 0 missing, bit 1 relative. */
+static const char *const bench_path_words[4] = { "found", "missing", "relative",
+						 "relative-missing" };
+
+/* One word of --path: a kind, both (found and missing, absolute) or all. */
+static int bench_parse_path_word(struct bench_options *o, const char *w)
+{
+	bool all = strcmp(w, "all") == 0, both = strcmp(w, "both") == 0, known = all || both;
+
+	for (int k = 0; k < 4; k++) {
+		bool want = all || (both && k < 2) || strcmp(w, bench_path_words[k]) == 0;
+
+		o->path[k] |= want;
+		known |= want;
+	}
+	return known ? 0 : -EINVAL;
+}
+
+/* --call NAME|all, --path KIND|both|all. */
 static int bench_parse_call_word(struct bench_options *o, int opt, const char *w, bool all)
 {
 	enum bench_call c;
 
-	if (opt == ARG_PATH) {
-		bool both = strcmp(w, "both") == 0;
-
-		o->path[0] |= both || strcmp(w, "found") == 0;
-		o->path[1] |= both || strcmp(w, "missing") == 0;
-		return both || strcmp(w, "found") == 0 || strcmp(w, "missing") == 0 ? 0 : -EINVAL;
-	}
+	if (opt == ARG_PATH)
+		return bench_parse_path_word(o, w);
 	if (all) {
 		for (int i = 0; i < BENCH_CALL_MAX; i++)
 			o->call[i] = true;
@@ -474,7 +490,7 @@ static int bench_options_finish(struct bench_options *o)
 		any |= o->call[i];
 	if (!any)
 		o->call[BENCH_CALL_GETPPID] = true;
-	if (!o->path[0] && !o->path[1])
+	if (!o->path[0] && !o->path[1] && !o->path[2] && !o->path[3])
 		o->path[0] = o->path[1] = true;
 
 	for (size_t i = 0; i < o->n_threads; i++)
@@ -499,7 +515,7 @@ static bool bench_plan_applies(const struct bench_mode *m, enum bench_call c)
 
 /* Appends the configurations of one mode with one thread count, call and path. */
 static size_t bench_plan_mode(const struct bench_options *o, const struct bench_mode *m,
-			      unsigned int threads, enum bench_call call, bool missing,
+			      unsigned int threads, enum bench_call call, int path,
 			      struct bench_config *out)
 {
 	size_t n = 0;
@@ -507,7 +523,8 @@ static size_t bench_plan_mode(const struct bench_options *o, const struct bench_
 	if (m->unavailable) {
 		/* One row that says why is enough. */
 		out[0] = (struct bench_config){ .mode = m, .sync = -1, .threads = threads,
-						.call = call, .missing = missing };
+						.call = call, .missing = path & 1,
+						.relative = path & 2 };
 		return 1;
 	}
 	for (int p = 0; p < BENCH_PIN_MAX; p++) {
@@ -530,7 +547,8 @@ static size_t bench_plan_mode(const struct bench_options *o, const struct bench_
 				out[n++] = (struct bench_config){
 					.mode = m, .sync = sync, .wait = (enum bench_wait)w,
 					.pin = (enum bench_pin)p, .threads = threads,
-					.call = call, .missing = missing,
+					.call = call, .missing = path & 1,
+					.relative = path & 2,
 				};
 			}
 		}
@@ -541,23 +559,23 @@ static size_t bench_plan_mode(const struct bench_options *o, const struct bench_
 static int bench_plan(const struct bench_options *o, struct bench_config **ret, size_t *ret_n)
 {
 	size_t max = o->n_modes * o->n_threads * BENCH_PIN_MAX * 2 * BENCH_WAIT_MAX *
-		     BENCH_CALL_MAX * 2, n = 0;
+		     BENCH_CALL_MAX * 4, n = 0;
 	struct bench_config *c = calloc(max ? max : 1, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
-	/* Call by call, found before missing: each row's floor is near it. */
+	/* Call by call, found before missing, absolute before relative: each row's floor is near it. */
 	for (int call = 0; call < BENCH_CALL_MAX; call++)
-		for (int miss = 0; miss < 2; miss++) {
-			if (!o->call[call] || (call == BENCH_CALL_GETPPID && miss) ||
-			    (call != BENCH_CALL_GETPPID && !o->path[miss]))
+		for (int path = 0; path < 4; path++) {
+			if (!o->call[call] || (call == BENCH_CALL_GETPPID && path) ||
+			    (call != BENCH_CALL_GETPPID && !o->path[path]))
 				continue;
 			for (size_t m = 0; m < o->n_modes; m++)
 				for (size_t t = 0; t < o->n_threads; t++) {
 					if (!bench_plan_applies(o->modes[m], call))
 						continue;
 					n += bench_plan_mode(o, o->modes[m], o->threads[t], call,
-							     miss, c + n);
+							     path, c + n);
 				}
 		}
 	*ret = c;

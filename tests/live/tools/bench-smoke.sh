@@ -129,16 +129,39 @@ check_json "4 calls x 2 paths x 9 modes" "$J" '.runs | length == 72'
 check_json "each row names its call and path" "$J" \
 	'all(.runs[]; (.call | IN("open", "stat", "access", "readlink")) and
 	     (.path | IN("found", "missing")))'
-check_json "every row measured (each call's result was checked)" "$J" \
-	'all(.runs[]; .status == "ok")'
-check_json "every measured row is complete and sane" "$J" \
-	"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
-check_json "each row is compared with the floor of its own call and path" "$J" \
-	'all(.runs[] | select(.mode != "bare");
-	     .floor == ("bare " + .call + (if .path == "missing" then " ENOENT" else "" end) +
-	                " sync=on"))'
+# check_path_rows WHAT FILE LABEL-SUFFIX: every path row measured, sane and
+# compared with the floor of its own call and path ("bare open ENOENT" + suffix).
+check_path_rows() {
+	check_json "$1: every row measured (each call's result was checked)" "$2" \
+		'all(.runs[]; .status == "ok")'
+	check_json "$1: every measured row is complete and sane" "$2" \
+		"all(.runs[] | select(.status == \"ok\"); $RUN_OK)"
+	check_json "$1: each row is compared with the floor of its own call and path" "$2" \
+		"all(.runs[] | select(.mode != \"bare\");
+		     .floor == (\"bare \" + .call + (if .path == \"missing\" then \" ENOENT\" else \"\" end) +
+		                \"$3 sync=on\"))"
+}
+check_path_rows "absolute" "$J" ""
 check_json "getppid rows keep call getppid and path null" "$T/all.json" \
-	'all(.runs[]; .call == "getppid" and .path == null)'
+	'all(.runs[]; .call == "getppid" and .path == null and .relative == null)'
+check_json "--path both is absolute" "$J" 'all(.runs[]; .relative == false)'
+
+say "== decided path calls named relative to the target's working directory"
+ucmd bench --call open,stat,access,readlink --path relative,relative-missing \
+	--mode bare,lib,run,daemon --sync on $SMALL --json
+J="$T/relative.json"
+printf '%s\n' "$OUT" >"$J"
+expect_status "bench --path relative,relative-missing exits 0" 0
+check_json "4 calls x 2 paths x 4 modes, all relative" "$J" \
+	'(.runs | length == 32) and all(.runs[]; .relative == true)'
+check_path_rows "relative" "$J" " relative"
+check_json "every relative row's calls reached its supervisor" "$J" \
+	'all(.runs[]; .supervisor.context_switches >= .calls / 2)'
+ucmd bench --call open --path all --mode bare --sync on $SMALL --json
+printf '%s\n' "$OUT" >"$T/path-all.json"
+check_json "--path all is the four kinds" "$T/path-all.json" \
+	'[.runs[] | [.path, .relative]] == [["found", false], ["missing", false],
+	                                   ["found", true], ["missing", true]]'
 
 say "== rounds: each row once per round, the ratio taken round by round"
 ucmd bench --mode bare,lib,run,daemon --sync on --iterations $ITER --batches $BATCHES \
