@@ -28,26 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "micro.h"
+
 #define PAGE 4096
 #define PATH_OFFSET 100
 
 static const size_t sizes[] = { PAGE - PATH_OFFSET, 256, 64 };
 #define SIZES (sizeof(sizes) / sizeof(sizes[0]))
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* One read of size bytes at addr in pid, timed; 0 when it failed. */
 static uint64_t timed_read(pid_t pid, char *addr, size_t size, char *buf)
