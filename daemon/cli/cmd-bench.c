@@ -32,7 +32,7 @@ struct bench_options {
 	unsigned int threads[BENCH_LIST_MAX];
 	size_t n_threads;
 	bool call[BENCH_CALL_MAX];
-	bool path[4];               /* by bench_path_kind: found, missing, relative, both */
+	bool path[4];               /* by kind (bench_path_words): bit 0 missing, bit 1 relative */
 	bool iterations_set, batches_set, repeat_set, warmup_set;
 	int compare;                /* -1: on when no --mode was given */
 	bool histogram;
@@ -564,7 +564,7 @@ static int bench_plan(const struct bench_options *o, struct bench_config **ret, 
 
 	if (!c)
 		return -ENOMEM;
-	/* Call by call, found before missing, absolute before relative: each row's floor is near it. */
+	/* Call by call, absolute before relative, found before missing: floors near their rows. */
 	for (int call = 0; call < BENCH_CALL_MAX; call++)
 		for (int path = 0; path < 4; path++) {
 			if (!o->call[call] || (call == BENCH_CALL_GETPPID && path) ||
