@@ -223,7 +223,7 @@ static int guess_start_name(unotify_target *t, int dirfd, char *name, size_t siz
 int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **ret)
 {
 	_cleanup_free_ char *name = NULL;
-	size_t len;
+	size_t len, plen;
 	int r;
 
 	*ret = NULL;
@@ -239,10 +239,13 @@ int emulate_guess_text(unotify_target *t, int dirfd, const char *path, char **re
 	if (r <= 0)
 		return r;
 	len = strlen(name);
-	if (len + 1 + strlen(path) >= PATH_MAX)
+	plen = strlen(path);
+	if (len + 1 + plen >= PATH_MAX)
 		return 0;
 	/* "/" + path, or name + "/" + path: the kernel walks it, ".." included. */
-	snprintf(name + len, PATH_MAX - len, "%s%s", len > 1 ? "/" : "", path);
+	if (len > 1)
+		name[len++] = '/';
+	memcpy(name + len, path, plen + 1);
 	*ret = steal_pointer(&name);
 	return 1;
 }
