@@ -525,7 +525,6 @@ static int bench_daemon_pin_thread(struct bench_run *run, pid_t tid)
 	return 0;
 }
 
-/* Until the daemon runs no thread but its main one (or 2 s): a quiet start, and one to find. */
 /* What wait_idle waits for: at least the main thread, whatever /proc says. */
 static void bench_daemon_count_idle(struct bench_daemon *d)
 {
