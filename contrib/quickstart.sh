@@ -68,8 +68,9 @@ run_demo() {
 	# LC_ALL=C: no locale files to open, so the trail shows the demo's own calls.
 	LC_ALL=C "$build"/daemon/cli/unotify run --log "$audit" --policy contrib/policies/demo.policy \
 		-- contrib/demo/demo.sh
-	say "the audit trail: one line per decision the supervisor took. Calls the kernel"
-	say "layer settles never reach it; every open does, because path rules name openat"
+	say "the audit trail: denials, kills and log rules, one line each (--log-level all"
+	say "adds the calls the policy allows or answers with a value, here every open and"
+	say "the getppid); calls the kernel layer settles never reach the supervisor at all"
 	cat "$audit"
 }
 

@@ -71,7 +71,13 @@ void audit_set_level(struct audit *a, enum audit_level level)
 	a->level = level;
 }
 
-bool audit_wants(const struct audit *a, const char *verdict)
+/* What the program reads as a failure with errno -value (the kernel's rule for a syscall's result). */
+static bool audit_value_is_error(int64_t value)
+{
+	return value >= -4095 && value <= -1;
+}
+
+bool audit_wants(const struct audit *a, const char *verdict, int64_t value)
 {
 	switch (a->level) {
 	case AUDIT_LEVEL_ALL:
@@ -79,6 +85,8 @@ bool audit_wants(const struct audit *a, const char *verdict)
 	case AUDIT_LEVEL_NONE:
 		return false;
 	default:
+		if (strcmp(verdict, "return") == 0)
+			return audit_value_is_error(value);
 		return strcmp(verdict, "allow") != 0;
 	}
 }

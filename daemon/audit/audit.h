@@ -33,14 +33,16 @@ struct audit_argv {
 };
 
 /*
- * Which decisions reach the trail (--log-level). The default leaves out
- * the allowed calls, which are most of a program's calls and none of what
- * a reader of the trail looks for: it keeps denials, kills, returned
- * values, `log` rules and fail-closed answers. Allowed calls are still
- * counted (unotify run --stats, unotifyd's status).
+ * Which decisions reach the trail (--log-level). The default keeps what a
+ * reader of the trail looks for: denials (a `return` of an error value,
+ * -4095 to -1, is one), kills, `log` rules and fail-closed answers. It
+ * leaves out the calls the policy answers as planned, allowed or given
+ * their `return` value, which are most of a program's calls: a build
+ * under a policy that fakes chown would write a line per file. They are
+ * still counted (unotify run --stats, unotifyd's status).
  */
 enum audit_level {
-	AUDIT_LEVEL_DENY, /* the default: every decision but allow */
+	AUDIT_LEVEL_DENY, /* the default: denials, kills, `log` rules, fail-closed answers */
 	AUDIT_LEVEL_ALL,  /* every decision */
 	AUDIT_LEVEL_NONE, /* nothing */
 };
@@ -84,8 +86,11 @@ int audit_level_parse(const char *s, enum audit_level *ret);
 const char *audit_level_name(enum audit_level level);
 /* Before the first record (AUDIT_LEVEL_DENY until then). */
 void audit_set_level(struct audit *a, enum audit_level level);
-/* Whether a decision with this verdict ("allow", "deny", ...) is to be recorded. */
-bool audit_wants(const struct audit *a, const char *verdict);
+/*
+ * Whether a decision with this verdict ("allow", "deny", ...) is to be
+ * recorded; value is a `return`'s (the level tells a denial from a value).
+ */
+bool audit_wants(const struct audit *a, const char *verdict, int64_t value);
 /* Thread-safe: one whole line per record. */
 void audit_write(struct audit *a, const struct audit_record *r);
 /*

@@ -121,8 +121,8 @@ struct bench_settings {
 	unsigned int n_unotifyd_args;
 	/*
 	 * --log-level: what the run and daemon modes record, as `unotify run`
-	 * and unotifyd do (default deny: every decision but allow, so the
-	 * getppid rows pay for the record of their `return`).
+	 * and unotifyd do (default deny: denials, kills, `log` rules, so the
+	 * getppid rows record nothing; with all they pay for each `return`).
 	 */
 	enum audit_level log_level;
 	/*

@@ -29,7 +29,7 @@ static void run_usage(FILE *out)
 		"  --rule RULE           one policy line (repeatable, after the files)\n"
 		"  --log FILE            audit trail to FILE (default: stderr)\n"
 		"  --log-format FORMAT   text (default) or json\n"
-		"  --log-level LEVEL     deny (default: every decision but allow), all\n"
+		"  --log-level LEVEL     deny (default: denials, kills, log rules), all\n"
 		"                        or none\n"
 		"  --no-sync             do not use the same-CPU hand-off\n"
 		"  --cpu N               pin the supervisor and the program to CPU N\n"

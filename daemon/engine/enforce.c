@@ -447,7 +447,7 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 {
 	static const struct enforce_path none[2];
 	const struct enforce_path *p = c->paths ? c->paths : none;
-	bool wanted = e->audit && audit_wants(e->audit, verdict);
+	bool wanted = e->audit && audit_wants(e->audit, verdict, d ? d->value : 0);
 
 	if (e->audit && !wanted)
 		atomic_fetch_add_explicit(&e->unaudited, 1, memory_order_relaxed);

@@ -75,7 +75,7 @@ static void usage(FILE *out)
 		"  --log FILE             audit trail to FILE (default: the journal under\n"
 		"                         systemd, else stderr)\n"
 		"  --log-format FORMAT    text, json or journal\n"
-		"  --log-level LEVEL      deny (default: every decision but allow), all\n"
+		"  --log-level LEVEL      deny (default: denials, kills, log rules), all\n"
 		"                         or none\n"
 		"  --audit-sync           write each audit record before replying (slower;\n"
 		"                         default: a writer thread, within 5 ms)\n"

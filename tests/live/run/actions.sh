@@ -53,9 +53,9 @@ deny openat path=$T/secret EACCES
 
 default allow
 EOF
-urun --share-pid --policy "$T/audit.policy" -- "$PROBE" --pid getppid
+urun --share-pid --log-level all --policy "$T/audit.policy" -- "$PROBE" --pid getppid
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
-expect_grep "return in the trail" "$ERR" \
+expect_grep "return in the trail (--log-level all)" "$ERR" \
 	"^$TS pid=$pid syscall=getppid verdict=return value=42 rule=$(re_quote "$T/audit.policy"):1 args=\\(\\)\$"
 urun --share-pid --policy "$T/audit.policy" -- "$PROBE" --pid open "$T/secret"
 pid=$(printf '%s\n' "$OUT" | sed -n 's/^pid=//p')
@@ -70,7 +70,7 @@ expect_grep "open decided by the default" "$OUT" '^data=hello$'
 expect_grep "default in the trail (--log-level all)" "$ERR" \
 	"^$TS pid=$pid syscall=openat verdict=allow rule=default args=\\(AT_FDCWD, \"$(re_quote "$T/other")\", O_RDONLY[^)]*\\) path=$(re_quote "$T/other")\$"
 
-say "== --log-level: allowed calls are left out by default, counted in --stats"
+say "== --log-level: allowed calls and returned values are left out by default, counted in --stats"
 urun --share-pid --stats --policy "$T/audit.policy" -- "$PROBE" --pid read "$T/other"
 expect_grep "the allowed open ran" "$OUT" '^data=hello$'
 expect_no_grep "no allowed call in the default trail" "$ERR" ' verdict=allow '
@@ -82,6 +82,21 @@ expect_grep "a denial is still recorded by default" "$ERR" \
 	"syscall=openat verdict=deny errno=EACCES rule=$(re_quote "$T/audit.policy"):2 args="
 urun --policy "$T/log.policy" -- "$PROBE" getppid
 expect_grep "a log rule is still recorded by default" "$ERR" 'syscall=getppid verdict=log .* args=\(\)'
+urun --stats --policy "$T/audit.policy" -- "$PROBE" getppid
+expect_out "a value returned by the policy" "ret=42"
+expect_no_grep "is not in the default trail" "$ERR" ' verdict='
+expect_grep "but is counted" "$ERR" '^getppid +1 +0 +0 +1 +0 '
+for v in -13 -4095; do
+	urun --rule "return getppid $v" --rule 'default allow' -- "$PROBE" getppid
+	expect_grep "return $v: the program sees a failure" "$OUT" '^err '
+	expect_grep "return $v is a denial: recorded by default" "$ERR" \
+		"syscall=getppid verdict=return value=$v rule="
+done
+for v in -4096 0; do
+	urun --rule "return getppid $v" --rule 'default allow' -- "$PROBE" getppid
+	expect_out "return $v: a value, not an error" "ret=$v"
+	expect_no_grep "return $v is not recorded by default" "$ERR" ' verdict='
+done
 urun --log-level none --policy "$T/audit.policy" -- "$PROBE" open "$T/secret"
 expect_grep "--log-level none: the denial still happens" "$OUT" '^err EACCES$'
 expect_no_grep "--log-level none: no record at all" "$ERR" ' verdict='
@@ -123,7 +138,7 @@ then
 fi
 say "ok: JSON audit line for the denied open parses with every field"
 
-urun --share-pid --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid getppid
+urun --share-pid --log-level all --log-format json --policy "$T/audit.policy" -- "$PROBE" --pid getppid
 printf '%s\n' "$ERR" >"$T/json.err"
 if ! python3 - "$T/json.err" <<'EOF'
 import json, sys
@@ -142,7 +157,7 @@ fi
 say "ok: JSON audit line for return has value 42, no errno, no path"
 
 say "== --log FILE: the trail goes to the file, not to stderr"
-urun --log "$T/audit.log" --policy "$T/audit.policy" -- "$PROBE" getppid
+urun --log "$T/audit.log" --log-level all --policy "$T/audit.policy" -- "$PROBE" getppid
 expect_out "return with --log" "ret=42"
 [ -f "$T/audit.log" ] || fail "--log did not create $T/audit.log"
 expect_grep "--log file has the record" "$(cat "$T/audit.log")" \

@@ -36,7 +36,8 @@ cond_case() {
 		expect_out "kernel layer: '$cond' with ($args) does not match" "ret=$REAL_PPID"
 	fi
 	# shellcheck disable=SC2086
-	urun --rule "return getppid $cond 42" --rule 'default allow' -- "$PROBE" syscall 110 $args
+	urun --log-level all --rule "return getppid $cond 42" --rule 'default allow' -- \
+		"$PROBE" syscall 110 $args
 	if [ "$match" = yes ]; then
 		expect_out "user layer: '$cond' with ($args) matches" "ret=42"
 		expect_grep "user layer: the supervisor decided it" "$ERR" \
