@@ -516,9 +516,8 @@ static uint64_t pool_now_ns(void)
 
 /*
  * What a decision of each system call costs, learnt (a moving average of
- * the time from receive to the reply's return, 1/8 per call: the thread is
- * busy with the call until then). Written by whichever thread decided;
- * relaxed, a lost update only slows the learning.
+ * the time from receive to verdict, 1/8 per call). Written by whichever
+ * thread decided; relaxed, a lost update only slows the learning.
  */
 static uint32_t pool_cost(struct pool *p, const struct seccomp_notif *req)
 {
@@ -620,6 +619,7 @@ static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
 	uint64_t start = p->ops->replied ? got : 0;
 	int decided = supervise_decide(p->l, p->ops, t->req, &v);
 
+	pool_learn_cost(p, t->req, pool_now_ns() - got);
 	/*
 	 * Interrupted for the target's signal: ERESTARTSYS, which the kernel
 	 * turns into a restart (SA_RESTART) or EINTR as it delivers the signal,
@@ -635,16 +635,14 @@ static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
 static int pool_receive(struct pool_thread *t)
 {
 	struct pool *p = t->p;
-	uint64_t before = pool_now_ns();
 
 	for (;;) {
-		uint64_t seq, got;
+		uint64_t seq, before = pool_now_ns(), got;
 		int r = listener_recv_into(p->l, t->req);
 
 		if (r == -EINTR || r == -ENOENT) {
 			if (r == -EINTR && atomic_load(&p->done))
 				return 0;
-			before = pool_now_ns();
 			continue;
 		}
 		if (r < 0) {
@@ -663,9 +661,6 @@ static int pool_receive(struct pool_thread *t)
 		if (pool_should_spread(p, t->req, got - before))
 			pool_spread(t, seq);
 		r = pool_decide(t, &seq, got);
-		/* One clock read, two uses: what the call cost, and the next wait's start. */
-		before = pool_now_ns();
-		pool_learn_cost(p, t->req, before - got);
 		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
 			return pool_after_worker(t, r);
 		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {
