@@ -10,7 +10,8 @@
  *
  * The parent no longer answers anything, so it sleeps on the target's phase
  * word and only opens the counters of the daemon's supervising thread for
- * the measured window. No daemon to be found or started is not a failure
+ * the measured window: after the warm-up, which the target ends by waiting
+ * for them (BENCH_MODE_COUNTED_OUTSIDE). No daemon to be found or started is not a failure
  * of the benchmark: the row says "unsupported" and why.
  */
 #include "config.h"
@@ -46,10 +47,19 @@
 #define BENCH_DAEMON_START_MS 10000
 #define BENCH_DAEMON_STOP_MS 5000
 #define BENCH_DAEMON_IDLE_MS 2000
+#define BENCH_DAEMON_THREADS_MAX 64
+
+/* Each thread's context switches so far, to tell which one answered the warm-up's calls. */
+struct bench_daemon_switches {
+	unsigned int n;
+	pid_t tid[BENCH_DAEMON_THREADS_MAX];
+	unsigned long long count[BENCH_DAEMON_THREADS_MAX];
+};
 
 struct bench_daemon {
 	pid_t pid;
 	pid_t tid;                 /* its thread supervising the current run */
+	struct bench_daemon_switches at_handoff; /* its threads' switches when the run began */
 	char dir[PATH_MAX];        /* ours: policies/, the socket, its logs */
 	char socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	unsigned int idle_threads; /* its threads when ready, before any run (its audit writer) */
@@ -506,6 +516,43 @@ static int bench_daemon_threads(pid_t pid, bool in_recv, pid_t *ret_newest,
 	return 0;
 }
 
+/* Voluntary and involuntary context switches of a thread (/proc/PID/task/TID/status). */
+static unsigned long long bench_daemon_thread_switches(pid_t pid, pid_t tid)
+{
+	char buf[4096];
+	unsigned long long total = 0, n;
+
+	if (bench_daemon_task_read(pid, tid, "status", buf, sizeof(buf)) < 0)
+		return 0;
+	for (char *line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &n) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &n) == 1)
+			total += n;
+	return total;
+}
+
+static void bench_daemon_read_switches(pid_t pid, struct bench_daemon_switches *ret)
+{
+	char path[64];
+	DIR *dir;
+	struct dirent *e;
+
+	ret->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((e = readdir(dir)) && ret->n < BENCH_DAEMON_THREADS_MAX) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0 || tid == pid)
+			continue;
+		ret->tid[ret->n] = tid;
+		ret->count[ret->n++] = bench_daemon_thread_switches(pid, tid);
+	}
+	closedir(dir);
+}
+
 /* ---------------------------------------------------------------- one run */
 
 static int bench_daemon_pin_thread(struct bench_run *run, pid_t tid)
@@ -589,6 +636,7 @@ int bench_daemon_prepare(struct bench_run *run)
 	r = bench_daemon_find_receiver(d, &count);
 	if (r >= 0 && !d->tid)
 		r = -ESRCH;
+	bench_daemon_read_switches(d->pid, &d->at_handoff);
 	if (r < 0) {
 		snprintf(run->error, sizeof(run->error), "unotifyd's supervising thread: %s",
 			 strerror(-r));
@@ -613,13 +661,53 @@ static bool bench_daemon_wait_phase(struct bench_run *run, int from)
 	return true;
 }
 
+/*
+ * The thread that answered the warm-up's calls: the one whose switches grew
+ * most since the hand-off. Usually the receiver found then; not when the
+ * pool's watchdog gave the role to another thread meanwhile, which it does
+ * when a call is still in progress at its second tick (8 ms): a loaded
+ * machine can hold up the sandbox's first decision so long. The measured
+ * calls are then answered by the new receiver, which is counted instead.
+ */
+static void bench_daemon_follow_receiver(struct bench_run *run, struct bench_daemon *d)
+{
+	struct bench_daemon_switches now;
+	unsigned long long best = 0;
+	pid_t tid = 0;
+
+	bench_daemon_read_switches(d->pid, &now);
+	for (unsigned int i = 0; i < now.n; i++) {
+		unsigned long long grew = now.count[i];
+
+		for (unsigned int j = 0; j < d->at_handoff.n; j++)
+			if (d->at_handoff.tid[j] == now.tid[i])
+				grew -= d->at_handoff.count[j];
+		if (grew > best) {
+			best = grew;
+			tid = now.tid[i];
+		}
+	}
+	if (!tid || tid == d->tid)
+		return;
+	if (bench_daemon_pin_thread(run, tid) < 0) {
+		run->error[0] = '\0'; /* the thread found at the hand-off stays counted */
+		return;
+	}
+	d->tid = tid;
+}
+
 int bench_daemon_supervise(struct bench_run *run)
 {
 	struct bench_daemon *d = run->row_data;
 
 	if (!bench_daemon_wait_phase(run, BENCH_PHASE_WARMUP))
 		return 0; /* the target says why it stopped */
+	bench_daemon_follow_receiver(run, d);
 	bench_counters_start_task(&run->counters, d->pid, d->tid);
+	/* Counting: the target, waiting in BENCH_PHASE_WARM, may measure. */
+	atomic_store(&run->shm->counting, 1);
+	syscall(SYS_futex, (uint32_t *)&run->shm->counting, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	bench_daemon_wait_phase(run, BENCH_PHASE_WARM);
 	bench_daemon_wait_phase(run, BENCH_PHASE_MEASURE);
 	bench_counters_stop(&run->counters, &run->peer_counts);
 	run->counter_state = 2;

@@ -65,7 +65,8 @@ const struct bench_mode bench_modes[] = {
 		.summary = "through a private unotifyd, policy 'return getppid 42' (path calls: "
 			   "a path rule)",
 		.target = BENCH_TARGET_NOTIFIED,
-		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER,
+		.flags = BENCH_MODE_SYNC | BENCH_MODE_PEER | BENCH_MODE_LISTENER |
+			 BENCH_MODE_COUNTED_OUTSIDE,
 		.row_start = bench_daemon_row_start,
 		.row_stop = bench_daemon_row_stop,
 		.row_layer = bench_daemon_row_layer,

@@ -281,6 +281,7 @@ static int bench_run_once(struct bench_result *res, const struct bench_config *c
 		snprintf(res->error, sizeof(res->error), "cannot map %zu bytes: %m", size);
 		return negative_errno();
 	}
+	run.shm->counted_outside = cfg->mode->flags & BENCH_MODE_COUNTED_OUTSIDE;
 	bench_signals_install(&saved);
 	r = bench_run_fork(&run, &sock);
 	if (r < 0) {

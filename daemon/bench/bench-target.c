@@ -233,6 +233,27 @@ static void target_set_phase(struct bench_shared *shm, enum bench_phase phase)
 	target_futex((_Atomic uint32_t *)&shm->phase, FUTEX_WAKE, INT32_MAX);
 }
 
+/*
+ * Another process's thread answers (the daemon mode): the parent counts it
+ * from outside, and must be counting before the first measured call, or a
+ * parent slow to wake on a loaded machine would count an empty window.
+ * Bounded (5 s): a parent that never says so leaves the window uncounted,
+ * which it reports.
+ */
+static void target_wait_counting(struct bench_shared *shm)
+{
+	uint64_t until = bench_now_ns() + 5000000000ULL;
+
+	if (!shm->counted_outside)
+		return;
+	target_set_phase(shm, BENCH_PHASE_WARM);
+	while (!atomic_load(&shm->counting) && bench_now_ns() < until) {
+		struct timespec ts = { .tv_nsec = 50 * 1000000 };
+
+		syscall(SYS_futex, (uint32_t *)&shm->counting, FUTEX_WAIT, 0, &ts, NULL, 0);
+	}
+}
+
 static void target_add_counts(struct bench_shared *shm, const struct bench_counters *c,
 			      const struct bench_counts *counts)
 {
@@ -271,6 +292,7 @@ static void *target_thread_main(void *arg)
 	 */
 	bench_counters_start(&counters);
 	if (pthread_barrier_wait(&t->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) {
+		target_wait_counting(shm);
 		shm->t_start = bench_now_ns();
 		target_set_phase(shm, BENCH_PHASE_MEASURE);
 	}

@@ -65,6 +65,8 @@ enum bench_call {
 #define BENCH_MODE_LISTENER (1u << 3) /* the peer reads a seccomp listener */
 #define BENCH_MODE_GETPPID (1u << 4)  /* only the getppid call (futex) */
 #define BENCH_MODE_PATH (1u << 5)     /* only the path calls (the floor's variants) */
+/* The parent counts another process's thread: the target waits for it to start (daemon). */
+#define BENCH_MODE_COUNTED_OUTSIDE (1u << 6)
 
 struct bench_run;
 struct bench_settings;
@@ -197,6 +199,7 @@ const char *bench_counter_source_name(enum bench_counter_source s);
 /* The target moves through these and FUTEX_WAKEs the word at each step. */
 enum bench_phase {
 	BENCH_PHASE_WARMUP,
+	BENCH_PHASE_WARM,    /* BENCH_MODE_COUNTED_OUTSIDE: waits for the parent's counters */
 	BENCH_PHASE_MEASURE,
 	BENCH_PHASE_DONE,    /* every thread has measured */
 };
@@ -216,6 +219,8 @@ struct bench_futex_slot {
  */
 struct bench_shared {
 	_Atomic int phase;
+	bool counted_outside;       /* BENCH_MODE_COUNTED_OUTSIDE, set before the fork */
+	_Atomic uint32_t counting;  /* then: 1 once the parent counts (FUTEX_WAKE) */
 	_Atomic int failed;         /* the first failing target thread sets it */
 	char failure[192];          /* and says why */
 	uint64_t t_start;           /* measured window, CLOCK_MONOTONIC ns */
