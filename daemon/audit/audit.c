@@ -71,7 +71,7 @@ void audit_set_level(struct audit *a, enum audit_level level)
 	a->level = level;
 }
 
-/* What the program reads as a failure with errno -value (the kernel's rule for a syscall's result). */
+/* A result the program reads as a failure with errno -value (the syscall convention). */
 static bool audit_value_is_error(int64_t value)
 {
 	return value >= -4095 && value <= -1;

@@ -679,8 +679,9 @@ static void bench_daemon_follow_receiver(struct bench_run *run, struct bench_dae
 	for (unsigned int i = 0; i < now.n; i++) {
 		unsigned long long grew = now.count[i];
 
+		/* A thread id met at the hand-off with more switches is another, newer thread. */
 		for (unsigned int j = 0; j < d->at_handoff.n; j++)
-			if (d->at_handoff.tid[j] == now.tid[i])
+			if (d->at_handoff.tid[j] == now.tid[i] && d->at_handoff.count[j] <= grew)
 				grew -= d->at_handoff.count[j];
 		if (grew > best) {
 			best = grew;

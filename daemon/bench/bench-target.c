@@ -237,8 +237,8 @@ static void target_set_phase(struct bench_shared *shm, enum bench_phase phase)
  * Another process's thread answers (the daemon mode): the parent counts it
  * from outside, and must be counting before the first measured call, or a
  * parent slow to wake on a loaded machine would count an empty window.
- * Bounded (5 s): a parent that never says so leaves the window uncounted,
- * which it reports.
+ * Bounded (5 s): a parent that never says so has given up on the run (its
+ * row fails), and the target must not wait for it for ever.
  */
 static void target_wait_counting(struct bench_shared *shm)
 {
