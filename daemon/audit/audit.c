@@ -85,9 +85,10 @@ bool audit_wants(const struct audit *a, const char *verdict, int64_t value)
 	case AUDIT_LEVEL_NONE:
 		return false;
 	default:
-		if (strcmp(verdict, "return") == 0)
-			return audit_value_is_error(value);
-		return strcmp(verdict, "allow") != 0;
+		/* The allowed call first: most calls are, and this is their round trip. */
+		if (strcmp(verdict, "allow") == 0)
+			return false;
+		return strcmp(verdict, "return") != 0 || audit_value_is_error(value);
 	}
 }
 

@@ -47,7 +47,7 @@
 #define BENCH_DAEMON_START_MS 10000
 #define BENCH_DAEMON_STOP_MS 5000
 #define BENCH_DAEMON_IDLE_MS 2000
-#define BENCH_DAEMON_THREADS_MAX 64
+#define BENCH_DAEMON_THREADS_MAX 256 /* the daemon has some 5 per sandbox */
 
 /* Each thread's context switches so far, to tell which one answered the warm-up's calls. */
 struct bench_daemon_switches {
@@ -474,6 +474,30 @@ static bool bench_daemon_thread_in_recv(pid_t pid, pid_t tid)
 	       request == SECCOMP_IOCTL_NOTIF_RECV;
 }
 
+/* The process's thread ids, its main thread's included (at most BENCH_DAEMON_THREADS_MAX). */
+static int bench_daemon_list_threads(pid_t pid, pid_t tids[BENCH_DAEMON_THREADS_MAX],
+				     unsigned int *ret_n)
+{
+	char path[64];
+	DIR *dir;
+	struct dirent *e;
+	unsigned int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return negative_errno();
+	while ((e = readdir(dir)) && n < BENCH_DAEMON_THREADS_MAX) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid > 0)
+			tids[n++] = tid;
+	}
+	closedir(dir);
+	*ret_n = n;
+	return 0;
+}
+
 /*
  * The daemon's newest thread but the main one (with in_recv, the newest
  * blocked in RECV): the thread that took our hand-off supervises it
@@ -484,23 +508,16 @@ static bool bench_daemon_thread_in_recv(pid_t pid, pid_t tid)
 static int bench_daemon_threads(pid_t pid, bool in_recv, pid_t *ret_newest,
 				unsigned int *ret_count)
 {
-	char path[64];
-	DIR *dir;
-	struct dirent *e;
+	pid_t tids[BENCH_DAEMON_THREADS_MAX], newest = 0;
 	unsigned long long best = 0, start;
-	pid_t newest = 0;
-	unsigned int count = 0;
+	unsigned int n;
+	int r = bench_daemon_list_threads(pid, tids, &n);
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return negative_errno();
-	while ((e = readdir(dir))) {
-		pid_t tid = (pid_t)atoi(e->d_name);
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < n; i++) {
+		pid_t tid = tids[i];
 
-		if (tid <= 0)
-			continue;
-		count++;
 		if (tid == pid || bench_daemon_thread_start(pid, tid, &start) < 0)
 			continue;
 		if (in_recv && !bench_daemon_thread_in_recv(pid, tid))
@@ -510,9 +527,8 @@ static int bench_daemon_threads(pid_t pid, bool in_recv, pid_t *ret_newest,
 			newest = tid;
 		}
 	}
-	closedir(dir);
 	*ret_newest = newest;
-	*ret_count = count;
+	*ret_count = n;
 	return 0;
 }
 
@@ -531,26 +547,21 @@ static unsigned long long bench_daemon_thread_switches(pid_t pid, pid_t tid)
 	return total;
 }
 
+/* Every thread's but the main one's (none when /proc cannot say). */
 static void bench_daemon_read_switches(pid_t pid, struct bench_daemon_switches *ret)
 {
-	char path[64];
-	DIR *dir;
-	struct dirent *e;
+	pid_t tids[BENCH_DAEMON_THREADS_MAX];
+	unsigned int n;
 
 	ret->n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
+	if (bench_daemon_list_threads(pid, tids, &n) < 0)
 		return;
-	while ((e = readdir(dir)) && ret->n < BENCH_DAEMON_THREADS_MAX) {
-		pid_t tid = (pid_t)atoi(e->d_name);
-
-		if (tid <= 0 || tid == pid)
+	for (unsigned int i = 0; i < n; i++) {
+		if (tids[i] == pid)
 			continue;
-		ret->tid[ret->n] = tid;
-		ret->count[ret->n++] = bench_daemon_thread_switches(pid, tid);
+		ret->tid[ret->n] = tids[i];
+		ret->count[ret->n++] = bench_daemon_thread_switches(pid, tids[i]);
 	}
-	closedir(dir);
 }
 
 /* ---------------------------------------------------------------- one run */
