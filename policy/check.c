@@ -420,6 +420,8 @@ int policy_finish(struct policy *p, struct policy_diags *diags)
 		r = index_build(p);
 	if (r == 0)
 		r = moves_build(p);
+	if (r == 0 && !p->failed)
+		r = index_fixed_build(p);
 	if (r < 0)
 		return r;
 	p->finished = true;

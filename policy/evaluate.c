@@ -303,8 +303,8 @@ static int evaluate_next_path_rule(struct eval_ctx *x, const struct policy_nr_in
 	return 0;
 }
 
-static void evaluate_decide(const struct policy_rule *r, bool is_default, bool consulted,
-			    struct policy_decision *ret)
+void evaluate_decide(const struct policy_rule *r, bool is_default, bool consulted,
+		     struct policy_decision *ret)
 {
 	*ret = (struct policy_decision){
 		.action = r->action,
@@ -413,12 +413,18 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 			 struct policy_decision *ret)
 {
 	struct eval_ctx x = { .p = p, .call = call, .ops = ops, .userdata = userdata, .farg = -1 };
+	const struct policy_decision *fixed;
 	int r;
 
 	if (!p || !call || !ret || !p->finished || p->failed || !p->index)
 		return -EINVAL;
 	if (call->nr < 0 || call->nr >= POLICY_NR_MAX) {
 		evaluate_decide(&p->def, true, false, ret);
+		return 0;
+	}
+	fixed = policy_fixed_decision(p, call->nr);
+	if (fixed) {
+		*ret = *fixed;
 		return 0;
 	}
 	x.pc = policy_pathcall_find(call->nr);
@@ -430,6 +436,14 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 	for (int c = 0; c < 3; c++)
 		pathset_iter_free(x.iters[c]);
 	return r;
+}
+
+const struct policy_decision *policy_fixed_decision(const struct policy *p, int nr)
+{
+	if (!p || nr < 0 || nr >= POLICY_NR_MAX ||
+	    !(p->fixed_bits[nr / 64] & (UINT64_C(1) << (nr % 64))))
+		return NULL;
+	return &p->fixed[nr];
 }
 
 /*

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -90,8 +91,59 @@ int index_build(struct policy *p)
 	return 0;
 }
 
+/*
+ * The rule that decides every call of nr whatever its arguments, the
+ * default when no rule can match one, or NULL when an argument can matter:
+ * the first rule that can match (kform: not KF_FALSE) matches them all
+ * (KF_TRUE), as the kernel layer reads it. Calls that take a path or an
+ * address are left to the walk, which reads their memory and its moves.
+ */
+static const struct policy_rule *index_fixed_rule(const struct policy *p, int nr, bool *is_default)
+{
+	if (policy_pathcall_find(nr) || net_syscall_has_address(nr) || moves_checked(p, nr))
+		return NULL;
+	*is_default = false;
+	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
+		const struct policy_rule *r = &p->rules[p->by_nr[k]];
+		struct kform kf;
+
+		kform_build(r, p->by_entry[k], &kf);
+		if (kf.kind != KF_FALSE)
+			return kf.kind == KF_TRUE ? r : NULL;
+	}
+	*is_default = true;
+	return &p->def;
+}
+
+/*
+ * A decision that depends on no argument is taken once here, not on every
+ * call: a call the supervisor answers with a value (`return getppid 42`)
+ * then costs a table lookup, and touches no rule.
+ */
+int index_fixed_build(struct policy *p)
+{
+	free(p->fixed);
+	memset(p->fixed_bits, 0, sizeof(p->fixed_bits));
+	p->fixed = calloc(POLICY_NR_MAX, sizeof(*p->fixed));
+	if (!p->fixed)
+		return -ENOMEM;
+	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {
+		bool is_default;
+		const struct policy_rule *r = index_fixed_rule(p, nr, &is_default);
+
+		if (!r)
+			continue;
+		evaluate_decide(r, is_default, false, &p->fixed[nr]);
+		p->fixed_bits[nr / 64] |= UINT64_C(1) << (nr % 64);
+	}
+	return 0;
+}
+
 void index_free(struct policy *p)
 {
+	free(p->fixed);
+	p->fixed = NULL;
+	memset(p->fixed_bits, 0, sizeof(p->fixed_bits));
 	if (!p->index)
 		return;
 	for (int nr = 0; nr < POLICY_NR_MAX; nr++) {

@@ -175,6 +175,13 @@ struct policy {
 	size_t *by_entry;
 	size_t by_nr_start[POLICY_NR_MAX + 1];
 	struct policy_nr_index *index; /* POLICY_NR_MAX entries, after policy_finish */
+	/*
+	 * The decision of every call of nr when no argument can change it
+	 * (index.c): fixed[nr], valid when bit nr of fixed_bits is set. Set
+	 * only once policy_finish succeeded.
+	 */
+	uint64_t fixed_bits[POLICY_NR_MAX / 64];
+	struct policy_decision *fixed;
 	/* Files being read through include, innermost last: cycles are errors. */
 	char **include_stack;
 	size_t include_depth;
@@ -361,6 +368,11 @@ const char *groups_unknown_member(size_t *ret_count);
 
 /* index.c */
 int index_build(struct policy *p);
+/* The decision of rule r (the default: is_default), as the walk takes it (evaluate.c). */
+void evaluate_decide(const struct policy_rule *r, bool is_default, bool consulted,
+		     struct policy_decision *ret);
+/* After moves_build: the decisions no argument changes (policy_fixed_decision). */
+int index_fixed_build(struct policy *p);
 void index_free(struct policy *p);
 
 /* pathset.c: rules by the literal prefix of their path patterns. */

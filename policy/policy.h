@@ -230,6 +230,15 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
 			 const struct policy_args_ops *ops, void *userdata,
 			 struct policy_decision *ret);
 
+/*
+ * The decision of every call of syscall nr when no argument can change it
+ * (the first rule that can match one has no condition, or none can and the
+ * default decides), as policy_evaluate_args would take it; NULL when an
+ * argument may matter, before policy_finish succeeded, and for every call
+ * that takes a path or an address. Points into the policy.
+ */
+const struct policy_decision *policy_fixed_decision(const struct policy *p, int nr);
+
 /* ---- Names ---- */
 
 /* Native syscall number of name, or -ENOENT. */

@@ -4,7 +4,8 @@
  * the categories cover the whole path table; the kernel layer and the
  * evaluator agree on every combination of open flags; the indexed walk
  * decides exactly as the plain walk over random policies, memory reads
- * included. Randomness is seeded: every run checks the same cases.
+ * included, and so do the decisions taken once for calls decided on
+ * registers alone. Randomness is seeded: every run checks the same cases.
  */
 #include "config.h"
 
@@ -286,6 +287,127 @@ static bool builtin_index_equals_plain_walk(void)
 	return compared >= 100;
 }
 
+/* Rules on calls decided on registers alone, which may take a decision once per policy. */
+static const char *const fixed_targets[] = {
+	"getppid", "kill", "setuid", "getppid kill", "socket", "connect", "openat", "ioctl",
+};
+static const char *const fixed_actions[] = { "allow", "deny EACCES", "log", "kill", "return 7",
+					     "deny EROFS", "return -13" };
+static const int fixed_nrs[] = { SYS_getppid, SYS_kill, SYS_setuid, SYS_socket, SYS_connect,
+				 SYS_openat, SYS_ioctl, SYS_getpid };
+
+static void fixed_random_rule(FILE *f)
+{
+	const char *act = fixed_actions[rnd() % ARRAY_SIZE(fixed_actions)];
+	char verb[8];
+
+	sscanf(act, "%7s", verb);
+	fprintf(f, "%s %s", verb, fixed_targets[rnd() % ARRAY_SIZE(fixed_targets)]);
+	if (rnd() % 3 == 0)
+		fprintf(f, " arg0==%d", (int)(rnd() % 2));
+	if (rnd() % 4 == 0)
+		fprintf(f, " arg1!=%d", (int)(rnd() % 2));
+	fprintf(f, "%s\n", strchr(act, ' ') ? strchr(act, ' ') : "");
+}
+
+static bool fixed_same(const struct policy_decision *a, const struct policy_decision *b)
+{
+	return a->action == b->action && a->error == b->error && a->value == b->value &&
+	       a->line == b->line && a->kernel_answer == b->kernel_answer &&
+	       a->path_consulted == b->path_consulted;
+}
+
+/* Each call of nr, with every arg0 and arg1, decides as the plain walk, and as fixed says. */
+static bool fixed_compare(const struct policy *p, int nr, const char *text, int *ret_fixed)
+{
+	const struct policy_decision *fixed = policy_fixed_decision(p, nr);
+
+	if (fixed && (policy_pathcall_find(nr) || net_syscall_has_address(nr))) {
+		printf("# %s: a decision taken once for a call with memory\n%s",
+		       policy_syscall_name(nr), text);
+		return false;
+	}
+	*ret_fixed += fixed != NULL;
+	for (int a = 0; a < 4; a++) {
+		struct policy_call call = { .nr = nr, .args = { a & 1, a >> 1 } };
+		struct policy_decision d1, d2;
+		struct targs a1 = { 0 }, a2 = { 0 };
+
+		if (policy_evaluate_args(p, &call, &targs_ops, &a1, &d1) < 0 ||
+		    evaluate_linear(p, &call, &targs_ops, &a2, &d2) < 0)
+			return false;
+		if (!fixed_same(&d1, &d2) || (fixed && !fixed_same(fixed, &d2))) {
+			printf("# %s arg0=%d arg1=%d: %s line %d, plain %s line %d, fixed %s\n%s",
+			       policy_syscall_name(nr), a & 1, a >> 1, policy_action_name(d1.action),
+			       d1.line, policy_action_name(d2.action), d2.line,
+			       fixed ? policy_action_name(fixed->action) : "none", text);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Which calls take their decision once, on a policy written for it. */
+static bool builtin_fixed_cases(void)
+{
+	struct policy *p = random_build("return getppid 42\nallow kill arg0==1\ndeny kill EROFS\n"
+					"deny setuid arg0==0\nallow openat\ndefault deny EACCES\n",
+					false);
+	struct policy *open = policy_new();
+	const struct policy_decision *d;
+	bool ok;
+
+	if (!p || !open)
+		abort();
+	d = policy_fixed_decision(p, SYS_getppid);
+	ok = d && d->action == POLICY_RETURN && d->value == 42 && d->line == 1;
+	d = policy_fixed_decision(p, SYS_getpid); /* no rule: the default */
+	ok = ok && d && d->action == POLICY_DENY && d->error == EACCES && d->line == 0;
+	/* A condition first: every call is walked, even the ones it does not match. */
+	ok = ok && !policy_fixed_decision(p, SYS_kill) && !policy_fixed_decision(p, SYS_setuid);
+	/* Memory: walked whatever the rules say. */
+	ok = ok && !policy_fixed_decision(p, SYS_openat) && !policy_fixed_decision(p, SYS_connect);
+	ok = ok && !policy_fixed_decision(p, -1) && !policy_fixed_decision(p, POLICY_NR_MAX);
+	/* Not before the policy is finished. */
+	ok = ok && policy_parse_text(open, "o", "return getppid 1\n", NULL) == 0 &&
+	     !policy_fixed_decision(open, SYS_getppid);
+	policy_free(p);
+	policy_free(open);
+	return ok;
+}
+
+static bool builtin_fixed_equals_plain_walk(void)
+{
+	int compared = 0, fixed = 0;
+
+	for (int round = 0; round < 500; round++) {
+		_cleanup_free_ char *text = NULL;
+		size_t size = 0;
+		struct policy *p;
+		FILE *f = open_memstream(&text, &size);
+		bool ok = true;
+
+		if (!f)
+			abort();
+		fprintf(f, "default %s\n", round % 3 == 0 ? "allow" : round % 3 == 1 ? "deny EPERM"
+									   : "return 3");
+		for (int k = (int)(rnd() % 8); k > 0; k--)
+			fixed_random_rule(f);
+		fclose(f);
+		p = random_build(text, true);
+		if (!p)
+			continue; /* unreachable rules are errors: draw another */
+		for (size_t i = 0; ok && i < ARRAY_SIZE(fixed_nrs); i++)
+			ok = fixed_compare(p, fixed_nrs[i], text, &fixed);
+		policy_free(p);
+		if (!ok)
+			return false;
+		compared++;
+	}
+	printf("# %d random policies compared, %d decisions taken once\n", compared, fixed);
+	return compared >= 100 && fixed >= 500;
+}
+
 void random_run_all(void (*report)(const char *name, bool ok))
 {
 	report("builtin: the categories cover the path table", builtin_categories_cover_table());
@@ -293,6 +415,10 @@ void random_run_all(void (*report)(const char *name, bool ok))
 	report("builtin: group members are real syscall names", builtin_group_names());
 	report("builtin: the path index and the kernel layer decide as the plain walk",
 	       builtin_index_equals_plain_walk());
+	report("builtin: a decision is taken once only when no argument can change it",
+	       builtin_fixed_cases());
+	report("builtin: decisions taken once per syscall decide as the plain walk",
+	       builtin_fixed_equals_plain_walk());
 	report("builtin: Landlock decides as the policy says, on random policies",
 	       landlock_random_agree());
 	report("builtin: Landlock's TCP ports decide as the policy says, on random policies",
