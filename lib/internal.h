@@ -14,26 +14,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
+#include "uapi.h"
 #include "unotify.h"
-
-/* The AUDIT_ARCH_* of the ABI we are built for: the only one a filter lets through. */
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__i386__)
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_I386
-#elif defined(__aarch64__) && !defined(__ILP32__)
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__arm__) && defined(__ARMEL__)
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_ARM
-#elif defined(__riscv) && __riscv_xlen == 64
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_RISCV64
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_PPC64LE
-#elif defined(__s390x__)
-#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_S390X
-#else
-#error "unknown architecture: add its AUDIT_ARCH_* to lib/internal.h"
-#endif
 
 /* Where a directory is: the kernel compares (mount, dentry); we compare what statx tells. */
 struct target_fid {

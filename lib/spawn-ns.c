@@ -225,7 +225,7 @@ static int spawn_init_filter(pid_t program, int ready)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 #ifdef __x86_64__
 		/* x32 numbers share the native architecture: never theirs. */
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, UNOTIFY_X32_SYSCALL_BIT, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 #endif
 		INIT_ALLOW(SYS_rt_sigtimedwait),

@@ -9,7 +9,9 @@
 
 #include "config.h"
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
 #include <stdio.h>
@@ -230,5 +232,39 @@ struct pidfd_info {
 #ifndef USERFAULTFD_IOC_NEW
 #define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00) /* /dev/userfaultfd, 6.1 */
 #endif
+
+/* The AUDIT_ARCH_* of the ABI we are built for: the only one a filter lets through. */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__) && !defined(__ILP32__)
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__arm__) && defined(__ARMEL__)
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_ARM
+#elif defined(__riscv) && __riscv_xlen == 64
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_RISCV64
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_PPC64LE
+#elif defined(__s390x__)
+#define UNOTIFY_AUDIT_ARCH AUDIT_ARCH_S390X
+#else
+#error "unknown architecture: add its AUDIT_ARCH_* to lib/uapi.h"
+#endif
+
+/* x32's calls: x86_64's AUDIT_ARCH, their numbers with this bit (no native number has it). */
+#define UNOTIFY_X32_SYSCALL_BIT 0x40000000
+
+/*
+ * A call through the ABI we are built for, the only numbering a policy
+ * names. Our own filters kill the others in the kernel; a filter we did
+ * not write (an OCI runtime's, from a profile that lists i386 and x32 as
+ * x86_64's sub-architectures) may send them, numbered in their own table:
+ * i386's 5 is open, x86_64's 5 is fstat.
+ */
+static inline bool unotify_call_is_native(const struct seccomp_data *d)
+{
+	return d->arch == UNOTIFY_AUDIT_ARCH && d->nr >= 0 && !(d->nr & UNOTIFY_X32_SYSCALL_BIT);
+}
 
 #endif

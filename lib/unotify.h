@@ -224,6 +224,9 @@ static inline struct unotify_verdict unotify_verdict_fd(int fd, unsigned int fla
  * Decides one notification. Returning a negative errno fails the call with
  * ENOSYS (fail closed) and goes on; -ENOTRECOVERABLE (the thread is no
  * longer trustworthy, see unotify_open_perform) also ends unotify_supervise.
+ * req->data.nr is numbered by req->data.arch: with a filter that lets
+ * other architectures through (i386 or x32 on x86_64), check the arch
+ * before reading nr as a native number; unotify's own filters kill them.
  */
 typedef int (*unotify_decide_fn)(unotify_listener *l, const struct seccomp_notif *req,
 				 struct unotify_verdict *ret, void *userdata);

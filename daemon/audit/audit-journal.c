@@ -16,15 +16,18 @@ bool audit_journal_available(void)
 
 int audit_journal_write(const struct audit_record *r)
 {
-	const char *name = policy_syscall_name(r->nr);
-	char nr[16];
+	/* Native names only: another ABI's numbers mean other calls (i386's 5 is open). */
+	const char *name = r->arch ? NULL : policy_syscall_name(r->nr);
+	char nr[16], arch[16] = "";
 
 	snprintf(nr, sizeof(nr), "%d", r->nr);
+	if (r->arch)
+		snprintf(arch, sizeof(arch), "0x%x", (unsigned int)r->arch);
 	return sd_journal_send("MESSAGE=%s %s%s%s -> %s", r->sandbox ? r->sandbox : "run",
 			name ? name : nr, r->path ? " " : "", r->path ? r->path : "", r->verdict,
 			"PRIORITY=%d", strcmp(r->verdict, "deny") == 0 ? 5 : 6,
 			"SANDBOX=%s", r->sandbox ? r->sandbox : "", "PID=%d", (int)r->pid,
-			"SYSCALL=%s", name ? name : nr, "PATH=%s", r->path ? r->path : "",
+			"SYSCALL=%s", name ? name : nr, "ARCH=%s", arch, "PATH=%s", r->path ? r->path : "",
 			"PATH2=%s", r->path2 ? r->path2 : "", "ADDR=%s", r->addr ? r->addr : "",
 			"VERDICT=%s", r->verdict, "ERRNO=%s",
 			strcmp(r->verdict, "deny") == 0 ? audit_errno_name(r->error) : "",

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -233,10 +234,16 @@ static void audit_cut(const struct audit_record *r, struct audit_cut *c)
 	c->r.addr = audit_cut_one(c, r->addr, c->addr, "addr");
 }
 
+/* Native names only: another ABI's numbers mean other calls (i386's 5 is open). */
+static const char *audit_syscall_name(const struct audit_record *r)
+{
+	return r->arch ? NULL : policy_syscall_name(r->nr);
+}
+
 static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 			      const char *truncated, const struct timespec *when)
 {
-	const char *name = policy_syscall_name(r->nr);
+	const char *name = audit_syscall_name(r);
 
 	audit_timestamp(b, when);
 	audit_put_optional(b, " sandbox=", r->sandbox);
@@ -247,6 +254,10 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 		abuf_put(b, name);
 	else
 		abuf_put_i64(b, r->nr);
+	if (r->arch) {
+		abuf_put(b, " arch=");
+		abuf_put_hex(b, r->arch);
+	}
 	abuf_put(b, " verdict=");
 	abuf_put(b, r->verdict);
 	if (strcmp(r->verdict, "deny") == 0) {
@@ -259,7 +270,7 @@ static void audit_format_text(struct audit_buf *b, const struct audit_record *r,
 	}
 	audit_put_rule(b, r);
 	abuf_put(b, " args=");
-	audit_args_format(b, r->nr, r->args, r->path_arg, r->path_arg2, r->argv);
+	audit_args_format(b, r->arch ? -1 : r->nr, r->args, r->path_arg, r->path_arg2, r->argv);
 	audit_put_optional(b, " path=", r->path);
 	audit_put_optional(b, " path2=", r->path2);
 	audit_put_optional(b, " addr=", r->addr);
@@ -301,7 +312,7 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 					     const struct timespec *ts)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
-	const char *name = policy_syscall_name(r->nr);
+	const char *name = audit_syscall_name(r);
 	/* The rule is never cut: its file name may be as long as a path, and its line counts. */
 	char when[64], rule[PATH_MAX + 32], hex[32];
 	struct audit_buf b;
@@ -321,6 +332,10 @@ static struct json_object *audit_json_object(const struct audit_record *r, const
 	json_object_object_add(o, "pid", json_object_new_int(r->pid));
 	json_object_object_add(o, "syscall",
 			       name ? json_object_new_string(name) : json_object_new_int(r->nr));
+	if (r->arch) {
+		snprintf(hex, sizeof(hex), "0x%" PRIx32, r->arch);
+		json_object_object_add(o, "arch", json_object_new_string(hex));
+	}
 	json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
 	if (strcmp(r->verdict, "deny") == 0)
 		json_object_object_add(o, "errno",
@@ -403,6 +418,7 @@ struct audit_entry {
 	int kind;
 	pid_t pid;
 	int nr, error, rule_line;
+	uint32_t arch;
 	int64_t value;
 	uint64_t args[6];
 	struct timespec when;
@@ -449,6 +465,7 @@ static void audit_entry_pack(const struct audit_cut *cut, const struct timespec 
 	e->kind = AUDIT_ENTRY_RECORD;
 	e->pid = cut->r.pid;
 	e->nr = cut->r.nr;
+	e->arch = cut->r.arch;
 	e->error = cut->r.error;
 	e->rule_line = cut->r.rule_line;
 	e->value = cut->r.value;
@@ -483,7 +500,7 @@ static size_t audit_entry_render(void *userdata, const void *entry, size_t len, 
 		return len;
 	}
 	r = (struct audit_record){
-		.pid = full->pid, .nr = full->nr, .error = full->error,
+		.pid = full->pid, .nr = full->nr, .arch = full->arch, .error = full->error,
 		.rule_line = full->rule_line, .value = full->value, .args = full->args,
 		.sandbox = audit_entry_str(full, AUDIT_STR_SANDBOX),
 		.path_arg = audit_entry_str(full, AUDIT_STR_PATH_ARG),

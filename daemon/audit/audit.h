@@ -50,7 +50,8 @@ enum audit_level {
 struct audit_record {
 	const char *sandbox;   /* NULL for `unotify run` */
 	pid_t pid;
-	int nr;                /* native syscall number */
+	int nr;                /* syscall number, native unless arch says */
+	uint32_t arch;         /* 0, or the AUDIT_ARCH_* of a call through another ABI */
 	const uint64_t *args;  /* the 6 raw arguments */
 	const char *path_arg;  /* the path argument as read from the target, or NULL */
 	const char *path;      /* the path it resolved to, or NULL */

@@ -236,7 +236,8 @@ void record_add(struct record *rec, const struct audit_record *r)
 	if (!rec)
 		return;
 	rec->total++;
-	if (r->nr < 0 || r->nr >= RECORD_NR_MAX || !policy_syscall_name(r->nr)) {
+	/* Another ABI's numbers (r->arch) name other calls: never a native rule. */
+	if (r->arch || r->nr < 0 || r->nr >= RECORD_NR_MAX || !policy_syscall_name(r->nr)) {
 		rec->unnamed++;
 		return;
 	}

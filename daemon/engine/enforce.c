@@ -458,6 +458,7 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 		.sandbox = e->sandbox,
 		.pid = (pid_t)c->req->pid,
 		.nr = c->req->data.nr,
+		.arch = c->req->data.arch == UNOTIFY_AUDIT_ARCH ? 0 : c->req->data.arch,
 		.args = (const uint64_t *)c->req->data.args,
 		.path_arg = p[0].have_arg ? p[0].arg : NULL,
 		.path = p[0].resolved ? p[0].res.path : NULL,
@@ -609,8 +610,12 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 	const char *verdict;
 
 	atomic_fetch_add(&e->notifications, 1);
-	if (!e->policy) {
-		/* No valid policy for this sandbox: fail closed. */
+	/*
+	 * No valid policy for this sandbox, or a call through another ABI
+	 * (unotify_call_is_native), which the policy, written in native
+	 * names, cannot name: fail closed.
+	 */
+	if (!e->policy || !unotify_call_is_native(&req->data)) {
 		enforce_verdict_errno(ret, EPERM);
 		enforce_audit(e, c, "deny", NULL, ret);
 		atomic_fetch_add(&e->denials, 1);

@@ -119,15 +119,22 @@ static pid_t box_fork(void)
 }
 
 /* Notify the listed calls, allow the rest, kill foreign ABIs; returns the listener. */
-static int load_filter(const int *nrs, int n)
+/*
+ * Sends nrs to the daemon, allows the rest. Calls through another ABI
+ * (i386's int $0x80, x32's numbers) are killed, as our own filters do, or
+ * with foreign all sent to the daemon, as a runtime's filter may (an OCI
+ * profile that lists them as x86_64's sub-architectures).
+ */
+static int load_filter(const int *nrs, int n, bool foreign)
 {
+	const unsigned int other = foreign ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_KILL_PROCESS;
 	struct sock_filter f[6 + 2 * MAX_NOTIFIED + 1] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, other),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, other),
 	};
 	struct sock_fprog prog = { .filter = f };
 	unsigned short len = 6;
@@ -255,7 +262,7 @@ static void box_main(const char *sock, const struct box *b)
 
 	box_init(); /* after our caller closed what the sandbox must not hold */
 	alarm(20); /* a hung sandbox dies of SIGALRM and is counted as hung */
-	listener = load_filter(&getppid_nr, 1);
+	listener = load_filter(&getppid_nr, 1, false);
 	if (listener < 0 ||
 	    register_as(sock, listener, b->expect == 1111 ? "A" : "B", b->plain ? b->i : b->i % 16,
 			b->plain || b->kind != 0) < 0)
@@ -428,11 +435,13 @@ static int parse_notified(char *list, int *nrs)
 /*
  * daemon-run SOCKET POLICY CALLS PROGRAM [ARGS...]: this process loads a
  * filter sending CALLS to the daemon, registers itself under POLICY, and
- * execs PROGRAM, which the daemon then supervises.
+ * execs PROGRAM, which the daemon then supervises. CALLS "foreign:LIST":
+ * calls through another ABI are sent too (load_filter).
  */
 static int cmd_daemon_run(int argc, char **argv)
 {
 	int nrs[MAX_NOTIFIED], n, listener, r, st;
+	bool foreign;
 	pid_t box;
 
 	if (argc < 4)
@@ -448,10 +457,11 @@ static int cmd_daemon_run(int argc, char **argv)
 		return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
 	box_init();
-	n = parse_notified(argv[2], nrs);
+	foreign = strncmp(argv[2], "foreign:", 8) == 0;
+	n = parse_notified(argv[2] + (foreign ? 8 : 0), nrs);
 	if (n <= 0)
 		return 2;
-	listener = load_filter(nrs, n);
+	listener = load_filter(nrs, n, foreign);
 	if (listener < 0)
 		return setup_failed("filter", errno);
 	r = register_as(argv[0], listener, argv[1], (int)getpid(), true);

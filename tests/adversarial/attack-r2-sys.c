@@ -114,6 +114,26 @@ static int cmd_i386_open(int argc, char **argv)
 #endif
 }
 
+/* x32-open PATH: openat(2) by its x32 number (__X32_SYSCALL_BIT | 257), then read natively. */
+static int cmd_x32_open(int argc, char **argv)
+{
+#if defined(__x86_64__)
+	long fd;
+
+	if (argc != 1)
+		return 2;
+	note("openat(\"%s\") by its x32 number", argv[0]);
+	fd = syscall(0x40000000L | SYS_openat, AT_FDCWD, argv[0], O_RDONLY);
+	if (fd < 0)
+		return blocked(errno);
+	return leak_fd((int)fd);
+#else
+	(void)argc;
+	(void)argv;
+	return setup_failed("x32", ENOSYS);
+#endif
+}
+
 /* setns-pidfd-read PID FLAGS PATH: setns(pidfd of PID, FLAGS), then PATH read. */
 static int cmd_setns_read(int argc, char **argv)
 {
@@ -498,6 +518,7 @@ const struct attack_cmd attack_r2_sys_cmds[] = {
 	{ "nested-listener", "PATH  our own NEW_LISTENER filter answering CONTINUE",
 	  cmd_nested_listener },
 	{ "i386-open", "PATH          open through int $0x80", cmd_i386_open },
+	{ "x32-open", "PATH           openat by its x32 number", cmd_x32_open },
 	{ "setns-pidfd-read", "PID FLAGS PATH  setns(pidfd, FLAGS), read PATH", cmd_setns_read },
 	{ "userns-read", "PATH        a user namespace of our own, read PATH", cmd_userns_read },
 	{ "userns-do", "CMD ARGS...   CMD in a user namespace of our own", cmd_userns_do },
