@@ -457,11 +457,14 @@ int evaluate_linear(const struct policy *p, const struct policy_call *call,
 
 	if (!p || !call || !ret || !p->finished || p->failed)
 		return -EINVAL;
+	if (call->nr < 0 || call->nr >= POLICY_NR_MAX) {
+		evaluate_decide(&p->def, true, false, ret);
+		return 0;
+	}
 	x.pc = policy_pathcall_find(call->nr);
 	x.fsrc = flags_source_of(x.pc, &x.farg, &x.fconst);
 	x.is_sendto = call->nr == SYS_sendto;
-	for (size_t k = p->by_nr_start[call->nr];
-	     call->nr >= 0 && call->nr < POLICY_NR_MAX && k < p->by_nr_start[call->nr + 1]; k++) {
+	for (size_t k = p->by_nr_start[call->nr]; k < p->by_nr_start[call->nr + 1]; k++) {
 		const struct policy_rule *r = &p->rules[p->by_nr[k]];
 		struct kform kf;
 		int m;
