@@ -118,12 +118,11 @@ static pid_t box_fork(void)
 	return pid;
 }
 
-/* Notify the listed calls, allow the rest, kill foreign ABIs; returns the listener. */
 /*
- * Sends nrs to the daemon, allows the rest. Calls through another ABI
- * (i386's int $0x80, x32's numbers) are killed, as our own filters do, or
- * with foreign all sent to the daemon, as a runtime's filter may (an OCI
- * profile that lists them as x86_64's sub-architectures).
+ * Sends nrs to the daemon, allows the rest; returns the listener. Calls
+ * through another ABI (i386's int $0x80, x32's numbers) are killed, as our
+ * own filters do, or with foreign all sent to the daemon, as a runtime's
+ * filter may (an OCI profile that lists them as x86_64's sub-architectures).
  */
 static int load_filter(const int *nrs, int n, bool foreign)
 {

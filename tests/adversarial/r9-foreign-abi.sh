@@ -10,8 +10,8 @@
 # an x32 openat fell to the default. The forbidden effect: the denied
 # file's token in the output. Now every call through another ABI is
 # refused (EPERM) and recorded with its architecture (text and JSON
-# trails). Guards: the native
-# open of the denied file is refused by the rule, an allowed one read.
+# trails). Guards: the native open of the denied file is refused by the
+# rule, an allowed one read.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "unotifyd"
@@ -98,11 +98,15 @@ case $_base in
 *LEAK*)
 	kill "$DPID"
 	wait_until 10 sh -c '! kill -0 '"$DPID"' 2>/dev/null' || fail "unotifyd did not stop"
+	# start_daemon waits for its "listening on" in d.err: the first one's must go.
 	mv "$T/audit.log" "$T/audit-text.log"
+	mv "$T/d.err" "$T/d-text.err"
 	UNOTIFYD_ARGS="--log-format json" start_daemon
 	drun box "$CALLS" i386-open "$T/priv/secret"
 	if ! expect_blocked "$TOKEN"; then
 		:
+	elif ! results | grep -q '^BLOCKED EPERM$'; then
+		case_fail "not refused by the supervisor: $(results | head -1)"
 	elif wait_until 10 grep -Eq '"arch": ?"0x40000003"' "$T/audit.log"; then
 		case_pass "$(grep -m1 '0x40000003' "$T/audit.log" | cut -c1-160)"
 	else
