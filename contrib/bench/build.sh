@@ -9,7 +9,9 @@
 # the ways of running it round after round, and prints the median of each
 # with its ratio to the unsandboxed build and to the bare safe supervisor,
 # for the wall time and for the CPU time of every process (on a shared
-# machine the CPU time is the steadier of the two):
+# machine the CPU time is the steadier of the two), and the median of the
+# ratios of each round's build to that round's floor build ("paired": the
+# steadier figure when the machine's speed drifts from round to round):
 #   plain     the build, unsandboxed
 #   unotify   unotify run --policy POLICY -- make (default policy: default
 #             allow + deny openat path=/etc/shadow)
@@ -261,24 +263,40 @@ echo "# unotify: ${unotify:-none}; policy: $policy"
 make -s -C "$dir/src" clean >/dev/null
 make -s -C "$dir/src" -j2 >/dev/null
 
-# table TITLE: one row per mode from the times in wall[] or cpu[] (named by $1).
+# paired KIND MODE: the median over rounds of MODE's build divided by the
+# floor's build of the same round. Both ran within seconds of each other,
+# so a drift of the machine's speed between rounds, which moves both
+# medians but not always alike, cancels out here.
+paired() {
+	local -n pt=$1
+	local r
+	for r in $(seq 1 "$runs"); do
+		awk -v a="${pt[$2:$r]}" -v b="${pt[floor:$r]}" 'BEGIN { if (b > 0) printf "%d\n", a * 100000 / b }'
+	done | median
+}
+
+# table KIND: one row per mode from the times in wall[] or cpu[] (named by
+# $1), each round's time in wall[MODE:ROUND] or cpu[MODE:ROUND].
 table() {
 	local -n t=$1
-	local m lo hi
+	local m lo hi pr
 	declare -A med=()
 	for m in "${mode_list[@]}"; do
 		# shellcheck disable=SC2086
 		med[$m]=$(printf '%s\n' ${t[$m]} | median)
 	done
-	printf '%-10s %9s %9s %9s %9s %9s\n' mode median min max /plain /floor
+	printf '%-10s %9s %9s %9s %9s %9s %9s\n' mode median min max /plain /floor paired
 	for m in "${mode_list[@]}"; do
 		# shellcheck disable=SC2086
 		read -r lo hi < <(printf '%s\n' ${t[$m]} | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }')
+		pr=0
+		[ -n "${med[floor]:-}" ] && pr=$(paired "$1" "$m")
 		awk -v m="$m" -v med="${med[$m]}" -v lo="$lo" -v hi="$hi" -v p="${med[plain]:-0}" \
-			-v f="${med[floor]:-0}" 'BEGIN {
+			-v f="${med[floor]:-0}" -v pr="$pr" 'BEGIN {
 			printf "%-10s %9.3f %9.3f %9.3f", m, med / 1e3, lo / 1e3, hi / 1e3
 			if (p > 0) printf " %8.2fx", med / p; else printf " %9s", "-"
 			if (f > 0) printf " %8.2fx", med / f; else printf " %9s", "-"
+			if (pr > 0) printf " %8.2fx", pr / 1e5; else printf " %9s", "-"
 			printf "\n" }'
 	done
 }
@@ -292,10 +310,13 @@ for j in "${job_list[@]}"; do
 			t=$(build_once "$m" "$j") || exit 1
 			wall[$m]="${wall[$m]:-} ${t% *}"
 			cpu[$m]="${cpu[$m]:-} ${t#* }"
+			wall[$m:$r]=${t% *}
+			cpu[$m:$r]=${t#* }
 		done
 	done
 	echo
-	echo "make -j$j: wall time, median of $runs builds (seconds), ratio to plain and to floor"
+	echo "make -j$j: wall time, median of $runs builds (seconds), ratio to plain and to floor;"
+	echo "paired: the median of each round's ratio to that round's floor build"
 	table wall
 	echo
 	echo "make -j$j: CPU time (user + system, every process), median of $runs builds (seconds)"
