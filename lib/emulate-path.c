@@ -94,8 +94,18 @@ void unotify_target_use_real_ids(unotify_target *t)
 {
 	t->t.fsuid = t->t.uid;
 	t->t.fsgid = t->t.gid;
-	/* access_override_creds(): root keeps its permitted set, anyone else has none. */
-	t->t.cap_eff = t->t.uid == 0 ? t->t.cap_prm : 0;
+	/*
+	 * access_override_creds() gives root its permitted set and anyone else
+	 * none, unless SECBIT_NO_SETUID_FIXUP is set: then the effective set
+	 * stays as it is. /proc does not show a task's securebits, so take the
+	 * smaller set of the two cases: root keeps its effective set (within
+	 * its permitted one), anyone else has none. Never more than the kernel
+	 * grants; less only to root that lowered its effective set without the
+	 * bit, or to another uid that kept one with it (EACCES where the kernel
+	 * says yes: the program can raise the set and ask again).
+	 */
+	if (t->t.uid != 0)
+		t->t.cap_eff = 0;
 }
 
 /*

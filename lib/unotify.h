@@ -637,6 +637,8 @@ void unotify_target_free(unotify_target *t);
  * access(2), faccessat(2), and faccessat2(2) without AT_EACCESS check with
  * the target's real uid and gid, and with no capabilities unless the real
  * uid is 0 (the kernel's access_override_creds): call this before resolving.
+ * Root keeps its effective set, not its permitted one: the kernel's choice
+ * between the two depends on a securebit /proc does not show.
  */
 void unotify_target_use_real_ids(unotify_target *t);
 /*
