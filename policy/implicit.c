@@ -85,12 +85,78 @@ static const struct implicit_set implicit_sets[] = {
 		},
 	},
 	{
+		/*
+		 * XFS has the same as ioctls of any descriptor on it (struct
+		 * xfs_fsop_handlereq, 56 bytes; the attribute requests, 88
+		 * and 72): OPEN_BY_HANDLE (107), READLINK_BY_HANDLE (108),
+		 * ATTRLIST_BY_HANDLE (122, which lists) and
+		 * ATTRMULTI_BY_HANDLE (123, which reads and writes extended
+		 * attributes). Making a handle (PATH_TO_HANDLE and its kin)
+		 * opens nothing, as name_to_handle_at alone would not.
+		 */
 		"file-handles",
 		GUARDS_PATHS,
-		"open_by_handle_at opens a file by its handle, with no path",
+		"open_by_handle_at, and XFS's ioctls by handle, open a file, read a link or "
+		"its extended attributes by handle, with no path",
 		{
 			{ "open_by_handle_at", "EPERM" },
 			{ "name_to_handle_at", "EOPNOTSUPP" },
+			{ "ioctl", "arg1&0xffffffff==0xc038586b EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0xc038586c EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x4058587a EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x4048587b EPERM" },
+		},
+	},
+	{
+		/*
+		 * A fanotify group that reports descriptors (no
+		 * FAN_REPORT_FID 0x200 or FAN_REPORT_DIR_FID 0x400) hands the
+		 * program, for each event, the file opened by the kernel with
+		 * the group's event_f_flags (O_RDWR too), whatever rule names
+		 * the file: an open it may make read-only gives it a writable
+		 * one, a mark on the whole file system every file anyone
+		 * opens. A permission class (FAN_CLASS_CONTENT 0x4,
+		 * FAN_CLASS_PRE_CONTENT 0x8) holds the opens of other
+		 * processes, the supervisor's among them. Both need
+		 * CAP_SYS_ADMIN; EPERM is what the kernel says without it.
+		 * Groups that report file ids are left: a handle opens
+		 * nothing without open_by_handle_at (file-handles).
+		 */
+		"fanotify-fds",
+		GUARDS_PATHS | GUARDS_FILES,
+		"a fanotify group hands the program a descriptor of every file an event "
+		"reports (one it may only read, opened for writing; a file no rule lets it "
+		"open), and a permission group holds other processes' opens",
+		{
+			{ "fanotify_init", "arg0&0x600==0 EPERM" },
+			{ "fanotify_init", "arg0&0xc==0x4 EPERM" },
+			{ "fanotify_init", "arg0&0xc==0x8 EPERM" },
+			{ "fanotify_init", "arg0&0xc==0xc EPERM" },
+		},
+	},
+	{
+		/*
+		 * Btrfs's ioctls (magic 0x94) that give every file of a
+		 * subvolume new names (SNAP_CREATE 1 and its V2 23, with no
+		 * capability for the subvolume's owner), make a directory
+		 * (SUBVOL_CREATE 14 and V2 24), remove a subvolume with all
+		 * it holds (SNAP_DESTROY 15 and V2 63) or stream its files
+		 * out (SEND 38): struct btrfs_ioctl_vol_args(_v2) is 4096
+		 * bytes, btrfs_ioctl_send_args 72.
+		 */
+		"subvolumes",
+		GUARDS_PATHS,
+		"btrfs snapshots give every file of a subvolume a name no rule knows, and "
+		"deleting or sending a subvolume removes or reads its files with no path "
+		"call",
+		{
+			{ "ioctl", "arg1&0xffffffff==0x50009401 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x50009417 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x5000940e EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x50009418 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x5000940f EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x5000943f EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x40489426 EPERM" },
 		},
 	},
 	{
@@ -264,6 +330,26 @@ static const struct implicit_set implicit_sets[] = {
 		"through a pidfd the kernel hands it, and answers its own refused calls",
 		{
 			{ "pidfd_getfd", "EPERM" },
+		},
+	},
+	{
+		/*
+		 * TIOCSTI (0x5412) pushes bytes into a terminal's input as if
+		 * typed: `unotify run` leaves the program the terminal it was
+		 * started from, and the shell that started it reads them once
+		 * it exits, outside the sandbox. Unprivileged while the
+		 * kernel's dev.tty.legacy_tiocsti is 1, and with CAP_SYS_ADMIN
+		 * always. TIOCLINUX (0x541c) pastes a virtual console's
+		 * selection into its input the same way. Every policy: the
+		 * escape walks around all of them.
+		 */
+		"terminal-input",
+		GUARDS_ANY,
+		"TIOCSTI (and TIOCLINUX's paste) types into the terminal the program shares "
+		"with the shell that started it: a command that runs outside the sandbox",
+		{
+			{ "ioctl", "arg1&0xffffffff==0x5412 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x541c EPERM" },
 		},
 	},
 	{

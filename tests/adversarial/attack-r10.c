@@ -3,19 +3,25 @@
  * Round 10: access(2) without AT_EACCESS checks with the real ids, and
  * with root's permitted capabilities unless SECBIT_NO_SETUID_FIXUP keeps
  * the effective ones (the kernel's access_override_creds). A supervisor
- * that cannot see the bit must not answer yes where the kernel says no.
- * Driven by r10-access-caps.sh.
+ * that cannot see the bit must not answer yes where the kernel says no
+ * (r10-access-caps.sh). Files reached with no path call, and input typed
+ * into the terminal (r10-no-path.sh).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
+#include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <termios.h>
 
 #include "attack.h"
 
@@ -62,8 +68,110 @@ static int cmd_r10_access_caps(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r10-tiocsti: TIOCSTI of "id\n" into a terminal of its own (a pty it
+ * opens: the kernel allows it on any terminal with CAP_SYS_ADMIN, on its
+ * controlling one to anyone while dev.tty.legacy_tiocsti is 1), then reads
+ * the terminal's input back. Result: INJECTED (the bytes are typed), or
+ * BLOCKED errno.
+ */
+static int cmd_r10_tiocsti(int argc, char **argv)
+{
+	const char line[] = "id\n";
+	char got[sizeof(line)] = "";
+	int master, slave;
+	ssize_t n;
+
+	(void)argv;
+	if (argc != 0)
+		return 2;
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0)
+		return setup_failed("posix_openpt", errno);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (slave < 0)
+		return setup_failed("open pty", errno);
+	for (size_t i = 0; i + 1 < sizeof(line); i++)
+		if (ioctl(slave, TIOCSTI, &line[i]) < 0)
+			return blocked(errno);
+	n = read(slave, got, sizeof(got) - 1);
+	if (n == (ssize_t)strlen(line) && memcmp(got, line, (size_t)n) == 0)
+		result("INJECTED");
+	else
+		result("SETUP read %zd", n);
+	return 0;
+}
+
+/*
+ * r10-fanotify fd|fid FILE: a fanotify group (descriptors with O_RDWR, or
+ * file ids), a mark for FILE's opens, an open of FILE for reading (which a
+ * policy may allow where it refuses writes), and with fd: a write through
+ * the event's descriptor. Result: WROTE, ALLOWED (a fid group, made),
+ * or BLOCKED errno.
+ */
+static int cmd_r10_fanotify(int argc, char **argv)
+{
+	struct fanotify_event_metadata ev[8];
+	bool fid;
+	int g, fd;
+	ssize_t n;
+
+	if (argc != 2)
+		return 2;
+	fid = strcmp(argv[0], "fid") == 0;
+	g = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | (fid ? FAN_REPORT_FID : 0),
+			  (fid ? O_RDONLY : O_RDWR) | O_LARGEFILE);
+	if (g < 0)
+		return blocked(errno);
+	if (fid) {
+		result("ALLOWED");
+		return 0;
+	}
+	if (fanotify_mark(g, FAN_MARK_ADD, FAN_OPEN, AT_FDCWD, argv[1]) < 0)
+		return setup_failed("fanotify_mark", errno);
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	close(fd);
+	n = read(g, ev, sizeof(ev));
+	if (n < (ssize_t)sizeof(ev[0]) || ev[0].fd < 0)
+		return setup_failed("no event", n < 0 ? errno : EIO);
+	if (pwrite(ev[0].fd, "WRITTEN-BY-EVENT\n", 17, 0) != 17)
+		return blocked(errno);
+	result("WROTE");
+	return 0;
+}
+
+/*
+ * r10-ioctl NUMBER: ioctl(NUMBER) on the working directory, with a zeroed
+ * 4 KiB argument. On a file system that does not know NUMBER the kernel
+ * says ENOTTY; a filter that refuses it says so first. Result: BLOCKED
+ * errno, or DONE.
+ */
+static int cmd_r10_ioctl(int argc, char **argv)
+{
+	static char arg[4096];
+	unsigned long nr;
+	int dir;
+
+	if (argc != 1)
+		return 2;
+	nr = strtoul(argv[0], NULL, 0);
+	dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return setup_failed("open .", errno);
+	if (ioctl(dir, nr, arg) < 0)
+		return blocked(errno);
+	result("DONE");
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
+	{ "r10-tiocsti", " TIOCSTI into a pty of its own, read back", cmd_r10_tiocsti },
+	{ "r10-fanotify", "fd|fid FILE  a write through a fanotify event's descriptor",
+	  cmd_r10_fanotify },
+	{ "r10-ioctl", "NUMBER  ioctl(NUMBER) on the working directory", cmd_r10_ioctl },
 	{ NULL, NULL, NULL },
 };

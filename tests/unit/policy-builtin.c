@@ -185,14 +185,16 @@ static bool builtin_describe_and_pfc(void)
 
 	if (!p)
 		return false;
-	/* Rule 0 is the implicit set every policy with a rule gets (borrowed-fds). */
-	ok = policy_rule_count(p) == 2 &&
+	/* Rules 0 to 2 are the implicit sets every policy gets (borrowed-fds, terminal-input). */
+	ok = policy_rule_count(p) == 4 &&
 	     policy_rule_source(p, 0, &file, &line) == 0 &&
 	     strcmp(file, "implicit:borrowed-fds") == 0 &&
-	     policy_rule_describe(p, 1, small, sizeof(small)) == -ERANGE &&
-	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 3, small, 8) == -ENOENT &&
-	     policy_rule_source(p, 1, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
-	     policy_rule_source(p, 2, &file, &line) == 0 && line == 1;
+	     policy_rule_source(p, 2, &file, &line) == 0 &&
+	     strcmp(file, "implicit:terminal-input") == 0 && line == 2 &&
+	     policy_rule_describe(p, 3, small, sizeof(small)) == -ERANGE &&
+	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 5, small, 8) == -ENOENT &&
+	     policy_rule_source(p, 3, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
+	     policy_rule_source(p, 4, &file, &line) == 0 && line == 1;
 	f = tmpfile();
 	ok = ok && f && policy_export_pfc(p, fileno(f)) == 0;
 	if (f) {
