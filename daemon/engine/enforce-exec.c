@@ -153,23 +153,54 @@ struct exec_elf {
 	uint64_t phoff;
 };
 
-/* Program header i: its type and where its contents are. -1 when it cannot be read. */
-static int exec_elf_phdr(int fd, const struct exec_elf *e, unsigned int i, uint32_t *ret_type,
-			 uint64_t *ret_off, uint64_t *ret_len)
+/*
+ * The kernel's bound on the program header table (load_elf_phdrs): it
+ * refuses to run a file whose table is larger, or whose entries are not
+ * its struct's size. A file within it has every entry read, whatever
+ * their number: the kernel takes the first PT_INTERP, wherever it is.
+ */
+#define EXEC_PHDRS_MAX 65536
+
+/* Program header i of the table read in phdrs: its type and where its contents are. */
+static void exec_elf_phdr(const unsigned char *phdrs, const struct exec_elf *e, unsigned int i,
+			  uint32_t *ret_type, uint64_t *ret_off, uint64_t *ret_len)
 {
-	off_t at = (off_t)(e->phoff + (uint64_t)i * e->phentsize);
-	Elf64_Phdr ph64;
-	Elf32_Phdr ph32;
+	const unsigned char *at = phdrs + (size_t)i * e->phentsize;
 
 	if (e->is64) {
-		if (pread(fd, &ph64, sizeof(ph64), at) != (ssize_t)sizeof(ph64))
-			return -1;
-		*ret_type = ph64.p_type, *ret_off = ph64.p_offset, *ret_len = ph64.p_filesz;
+		Elf64_Phdr ph;
+
+		memcpy(&ph, at, sizeof(ph));
+		*ret_type = ph.p_type, *ret_off = ph.p_offset, *ret_len = ph.p_filesz;
 	} else {
-		if (pread(fd, &ph32, sizeof(ph32), at) != (ssize_t)sizeof(ph32))
-			return -1;
-		*ret_type = ph32.p_type, *ret_off = ph32.p_offset, *ret_len = ph32.p_filesz;
+		Elf32_Phdr ph;
+
+		memcpy(&ph, at, sizeof(ph));
+		*ret_type = ph.p_type, *ret_off = ph.p_offset, *ret_len = ph.p_filesz;
 	}
+}
+
+/*
+ * The whole program header table, as the kernel reads it: 0 and the table
+ * (to free), 1 when the kernel would refuse to run the file (no table, or
+ * one out of its bounds), -1 when it cannot be read whole.
+ */
+static int exec_elf_phdrs(int fd, const struct exec_elf *e, unsigned char **ret)
+{
+	size_t entry = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	size_t size = (size_t)e->phnum * e->phentsize;
+	unsigned char *buf;
+
+	if (e->phentsize != entry || size == 0 || size > EXEC_PHDRS_MAX)
+		return 1;
+	buf = malloc(size);
+	if (!buf)
+		return -1;
+	if (pread(fd, buf, size, (off_t)e->phoff) != (ssize_t)size) {
+		free(buf);
+		return -1;
+	}
+	*ret = buf;
 	return 0;
 }
 
@@ -206,7 +237,9 @@ static bool exec_elf_pie(int fd, bool is64, uint64_t off, uint64_t len)
 static void exec_elf_read(int fd, const unsigned char *head, size_t n, struct exec_file *ret)
 {
 	struct exec_elf e = { .is64 = n >= EI_NIDENT && head[EI_CLASS] == ELFCLASS64 };
+	_cleanup_free_ unsigned char *phdrs = NULL;
 	bool dynamic = false, pie = false;
+	int r;
 
 	ret->kind = EXEC_ELF;
 	if (n < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
@@ -222,12 +255,16 @@ static void exec_elf_read(int fd, const unsigned char *head, size_t n, struct ex
 		e.type = h->e_type, e.phoff = h->e_phoff;
 		e.phnum = h->e_phnum, e.phentsize = h->e_phentsize;
 	}
-	for (unsigned int i = 0; i < e.phnum && i < 64; i++) {
+	r = exec_elf_phdrs(fd, &e, &phdrs);
+	if (r < 0)
+		ret->kind = EXEC_UNREADABLE; /* what it would run is unknown: decided as a loader */
+	if (r != 0)
+		return;
+	for (unsigned int i = 0; i < e.phnum; i++) {
 		uint64_t off, len;
 		uint32_t type;
 
-		if (exec_elf_phdr(fd, &e, i, &type, &off, &len) < 0)
-			return;
+		exec_elf_phdr(phdrs, &e, i, &type, &off, &len);
 		if (type == PT_DYNAMIC && !dynamic) {
 			dynamic = true;
 			pie = exec_elf_pie(fd, e.is64, off, len);

@@ -5,13 +5,16 @@
  * the effective ones (the kernel's access_override_creds). A supervisor
  * that cannot see the bit must not answer yes where the kernel says no
  * (r10-access-caps.sh). Files reached with no path call, and input typed
- * into the terminal (r10-no-path.sh).
+ * into the terminal (r10-no-path.sh). An ELF interpreter named by a
+ * program header the supervisor did not read (r10-exec-phdrs.sh).
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -166,6 +169,56 @@ static int cmd_r10_ioctl(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r10-elf-interp INTERP OUT N: writes OUT, an x86-64 ELF of N program
+ * headers (N >= 2): one PT_LOAD, PT_NULLs, and PT_INTERP naming INTERP
+ * last, then execs it. The kernel reads every header and runs INTERP.
+ * Result: what INTERP prints, or BLOCKED errno.
+ */
+static int cmd_r10_elf_interp(int argc, char **argv)
+{
+	const uint64_t base = 0x400000, phoff = sizeof(Elf64_Ehdr);
+	size_t n, ilen, data, size;
+	unsigned char *img;
+	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_X86_64, .e_version = EV_CURRENT };
+	Elf64_Phdr load = { .p_type = PT_LOAD, .p_flags = PF_R, .p_vaddr = base, .p_paddr = base,
+			    .p_align = 0x1000 };
+	Elf64_Phdr interp = { .p_type = PT_INTERP, .p_flags = PF_R, .p_align = 1 };
+	char *const args[] = { argv[1], NULL };
+	int fd;
+
+	if (argc != 3 || (n = strtoul(argv[2], NULL, 10)) < 2 || n > 1000)
+		return 2;
+	ilen = strlen(argv[0]) + 1;
+	data = phoff + n * sizeof(Elf64_Phdr);
+	size = data + ilen;
+	img = calloc(1, size);
+	if (!img)
+		return setup_failed("calloc", ENOMEM);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64, eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_entry = base, eh.e_phoff = phoff, eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr), eh.e_phnum = (uint16_t)n;
+	load.p_filesz = load.p_memsz = size;
+	interp.p_offset = data, interp.p_vaddr = interp.p_paddr = base + data;
+	interp.p_filesz = interp.p_memsz = ilen;
+	memcpy(img, &eh, sizeof(eh));
+	memcpy(img + phoff, &load, sizeof(load));
+	memcpy(img + phoff + (n - 1) * sizeof(Elf64_Phdr), &interp, sizeof(interp));
+	memcpy(img + data, argv[0], ilen);
+	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0 || write(fd, img, size) != (ssize_t)size) {
+		free(img);
+		return setup_failed("write", errno);
+	}
+	free(img);
+	close(fd);
+	fflush(stdout);
+	execv(argv[1], args);
+	return blocked(errno);
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -173,5 +226,7 @@ const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-fanotify", "fd|fid FILE  a write through a fanotify event's descriptor",
 	  cmd_r10_fanotify },
 	{ "r10-ioctl", "NUMBER  ioctl(NUMBER) on the working directory", cmd_r10_ioctl },
+	{ "r10-elf-interp", "INTERP OUT N  an ELF of N program headers, PT_INTERP last, run",
+	  cmd_r10_elf_interp },
 	{ NULL, NULL, NULL },
 };

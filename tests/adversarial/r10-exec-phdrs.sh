@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 10, the ELF interpreter named by a late program header (found by
+# an adversarial review). `deny execve path=D/** kernel` refuses D's
+# programs wherever the kernel would run them, the ELF interpreter
+# included. The kernel reads a program header table of up to 64 KiB and
+# runs the first PT_INTERP it holds; the supervisor read only the first
+# 64 headers, so a file of the program's own making with PT_INTERP at
+# header 65 ran a refused program as its interpreter. Now the whole table
+# is read as the kernel reads it (fail closed when it cannot be). The
+# forbidden effect: the refused program prints DENIED-PROGRAM-RAN.
+# Guards: each crafted file runs the program natively; PT_INTERP at
+# header 2 was refused before too.
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+need_root "the refused program is made in a directory of its own"
+setup_tmp
+[ "$(uname -m)" = x86_64 ] || skip "the crafted ELF is x86-64 ($(uname -m))"
+
+mkdir -p "$T/denied" "$T/ok"
+cat >"$T/denied.c" <<'CODE'
+void _start(void)
+{
+	static const char msg[] = "DENIED-PROGRAM-RAN\n";
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "a"(1), "D"(1), "S"(msg), "d"(sizeof(msg) - 1)
+			 : "rcx", "r11", "memory");
+	__asm__ volatile("syscall" : : "a"(60), "D"(0) : "rcx", "r11", "memory");
+	for (;;)
+		;
+}
+CODE
+${CC:-cc} -O1 -fPIE -static-pie -nostdlib -o "$T/denied/prog" "$T/denied.c" 2>"$T/cc.err" ||
+	skip "no static-pie program could be built: $(head -1 "$T/cc.err")"
+printf 'default allow\ndeny @file-read path=%s/denied/** EACCES\ndeny execve execveat path=%s/denied/** kernel\n' \
+	"$T" "$T" >"$T/p.policy"
+
+for how in supervisor layer; do
+	for n in 2 64 65 200; do
+		case_begin "$how-$n" "PT_INTERP at header $n of $n names the refused program ($how)"
+		native=$("$ATTACK" r10-elf-interp "$T/denied/prog" "$T/ok/native$n" "$n" 2>&1 || true)
+		case $native in
+		*DENIED-PROGRAM-RAN*) ;;
+		*)
+			case_skip "natively the crafted file does not run the program: $native"
+			continue
+			;;
+		esac
+		opt=--no-landlock
+		[ "$how" = layer ] && opt=
+		# shellcheck disable=SC2086
+		urun $opt --policy "$T/p.policy" -- "$ATTACK" r10-elf-interp "$T/denied/prog" "$T/ok/x$n" "$n"
+		if expect_blocked DENIED-PROGRAM-RAN; then case_pass "$(results | tail -1)"; fi
+	done
+done
+
+finish
