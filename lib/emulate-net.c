@@ -491,6 +491,15 @@ int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, i
 
 	if (!t || !msg)
 		return -EINVAL;
+	/*
+	 * With MSG_ZEROCOPY (on a socket with SO_ZEROCOPY) the kernel pins the
+	 * pages of the data and reads them when it transmits, after the call
+	 * returns: here those are the caller's copy, freed and reused by then,
+	 * so the peer would get our memory. ENOBUFS is the kernel's own answer
+	 * when it cannot send without copying; programs fall back to a copy.
+	 */
+	if (flags & MSG_ZEROCOPY)
+		return -ENOBUFS;
 	m = *msg;
 	if (unix_path) {
 		if (unix_path->error)

@@ -826,6 +826,8 @@ int unotify_net_bind(unotify_target *t, int sock, const void *addr, size_t len,
  * it is sent as the helper's. Returns the count sent. The helper sends with
  * MSG_NOSIGNAL: when the kernel would raise SIGPIPE (-EPIPE without
  * MSG_NOSIGNAL in flags), the caller raises it (unotify_target_signal).
+ * MSG_ZEROCOPY is refused (-ENOBUFS): the kernel would read the data after
+ * the call returns, from the caller's copy, freed by then.
  */
 int unotify_net_sendmsg(unotify_target *t, int sock, const struct msghdr *msg, int flags,
 			const struct unotify_path *unix_path);

@@ -6,13 +6,16 @@
  * that cannot see the bit must not answer yes where the kernel says no
  * (r10-access-caps.sh). Files reached with no path call, and input typed
  * into the terminal (r10-no-path.sh). An ELF interpreter named by a
- * program header the supervisor did not read (r10-exec-phdrs.sh).
+ * program header the supervisor did not read (r10-exec-phdrs.sh). A send
+ * whose data the kernel reads after the call returned (r10-zerocopy.sh).
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <termios.h>
 
@@ -219,6 +223,97 @@ static int cmd_r10_elf_interp(int argc, char **argv)
 	return blocked(errno);
 }
 
+#ifndef SO_ZEROCOPY
+#define SO_ZEROCOPY 60
+#endif
+#define R10_FILL 65536
+#define R10_ZN 3000
+
+/* The peer's bytes after the fill: how many differ from 'Z' (-1: not all arrived). */
+static int r10_zc_check(int peer)
+{
+	static char buf[R10_FILL + R10_ZN];
+	size_t got = 0;
+	int bad = 0;
+
+	fcntl(peer, F_SETFL, O_NONBLOCK);
+	for (int tries = 0; got < sizeof(buf) && tries < 300; tries++) {
+		ssize_t r = read(peer, buf + got, sizeof(buf) - got);
+
+		if (r > 0)
+			got += (size_t)r;
+		else
+			pause_ms(10);
+	}
+	if (got < sizeof(buf))
+		return -1;
+	for (size_t i = 0; i < R10_ZN; i++)
+		bad += buf[R10_FILL + i] != 'Z';
+	return bad;
+}
+
+/*
+ * r10-zerocopy zerocopy|plain: a TCP connection on 127.0.0.1 to itself, the
+ * peer's window filled, then sendmsg of 3000 'Z' bytes (MSG_ZEROCOPY on an
+ * SO_ZEROCOPY socket, or plain), then 8 more supervised sendmsg calls of
+ * 'Y' bytes elsewhere (memory reused), then the peer reads. Result:
+ * INTACT, CORRUPT n (bytes that are not what was sent), or BLOCKED errno.
+ */
+static int cmd_r10_zerocopy(int argc, char **argv)
+{
+	static char fill[R10_FILL], z[R10_ZN], y[R10_ZN];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in discard;
+	struct iovec iov = { z, R10_ZN };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	socklen_t al = sizeof(a);
+	int one = 1, small = 1024, big = 1 << 22, ls, c, peer, u, bad;
+	bool zc;
+
+	if (argc != 1)
+		return 2;
+	zc = strcmp(argv[0], "zerocopy") == 0;
+	memset(fill, 'F', sizeof(fill)), memset(z, 'Z', sizeof(z)), memset(y, 'Y', sizeof(y));
+	ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	u = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (ls < 0 || c < 0 || u < 0)
+		return setup_failed("socket", errno);
+	setsockopt(ls, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	setsockopt(c, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	if (bind(ls, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(ls, 1) < 0 ||
+	    getsockname(ls, (struct sockaddr *)&a, &al) < 0)
+		return setup_failed("listen", errno);
+	if (zc && setsockopt(c, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) < 0)
+		return setup_failed("SO_ZEROCOPY", errno);
+	if (connect(c, (struct sockaddr *)&a, sizeof(a)) < 0)
+		return setup_failed("connect", errno);
+	peer = accept(ls, NULL, NULL);
+	if (peer < 0 || write(c, fill, sizeof(fill)) != (ssize_t)sizeof(fill))
+		return setup_failed("fill", errno);
+	pause_ms(200);
+	if (sendmsg(c, &m, zc ? MSG_ZEROCOPY : 0) != R10_ZN)
+		return blocked(errno);
+	discard = a;
+	discard.sin_port = htons(9);
+	for (int i = 0; i < 8; i++) {
+		struct iovec iy = { y, R10_ZN };
+		struct msghdr my = { .msg_name = &discard, .msg_namelen = sizeof(discard),
+				     .msg_iov = &iy, .msg_iovlen = 1 };
+
+		sendmsg(u, &my, 0);
+	}
+	pause_ms(100);
+	bad = r10_zc_check(peer);
+	if (bad < 0)
+		return setup_failed("the peer got less", EIO);
+	if (bad)
+		result("CORRUPT %d", bad);
+	else
+		result("INTACT");
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -228,5 +323,7 @@ const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-ioctl", "NUMBER  ioctl(NUMBER) on the working directory", cmd_r10_ioctl },
 	{ "r10-elf-interp", "INTERP OUT N  an ELF of N program headers, PT_INTERP last, run",
 	  cmd_r10_elf_interp },
+	{ "r10-zerocopy", "zerocopy|plain  sendmsg on a full TCP window, the peer's bytes checked",
+	  cmd_r10_zerocopy },
 	{ NULL, NULL, NULL },
 };
