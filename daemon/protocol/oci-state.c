@@ -93,6 +93,18 @@ static int oci_find_seccomp_fd(struct json_object *msg, size_t n_fds, size_t *re
 	return 0;
 }
 
+/*
+ * An id names the sandbox in the log, the audit trail and status: no
+ * control characters (runc and crun allow letters, digits and "_+-." only).
+ */
+static bool oci_id_printable(const char *id)
+{
+	for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return false;
+	return true;
+}
+
 /* The fields of "state" we keep: id (required), status and bundle (optional). */
 static int oci_parse_state(struct json_object *msg, struct oci_state *s, const char **ret_why)
 {
@@ -105,7 +117,7 @@ static int oci_parse_state(struct json_object *msg, struct oci_state *s, const c
 		return -EBADMSG;
 	}
 	id = oci_get_string(state, "id");
-	if (!id || !id[0] || strlen(id) > OCI_ID_MAX) {
+	if (!id || !id[0] || strlen(id) > OCI_ID_MAX || !oci_id_printable(id)) {
 		*ret_why = "\"state\" has no valid \"id\"";
 		return -EBADMSG;
 	}

@@ -60,6 +60,19 @@ static const char *log_level_word(int priority)
 	}
 }
 
+/*
+ * A line is one line: a control character a client put in a field (a
+ * sandbox id, a path) that reached a message unescaped becomes '?', so
+ * that it can neither end the line and forge one of ours nor, under
+ * systemd, start one with a priority of its own.
+ */
+static void log_neutralize(char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+			line[i] = '?';
+}
+
 void log_msg(int priority, const char *fmt, ...)
 {
 	char line[2048];
@@ -77,6 +90,7 @@ void log_msg(int priority, const char *fmt, ...)
 	va_end(ap);
 	if ((size_t)n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
+	log_neutralize(line, (size_t)n);
 	line[n++] = '\n';
 	/* One write per line; a failing stderr has nowhere to be reported. */
 	if (write(STDERR_FILENO, line, n) < 0)
