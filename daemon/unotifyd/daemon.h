@@ -20,11 +20,13 @@
 
 #include "audit/audit.h"
 #include "lib/unotify.h"
+#include "pending.h"
 
 struct policy_set;
 
 #define DAEMON_CLIENT_TIMEOUT_MS 2000   /* a connection must deliver its message by then */
-#define DAEMON_MAX_PENDING 128          /* connections still being read at once */
+#define DAEMON_MAX_PENDING 128          /* connections being read at once, beyond: saturated */
+#define DAEMON_MAX_PENDING_HARD 256     /* never more: accepting waits (pending.c) */
 
 struct daemon_config {
 	const char *socket_path;
@@ -60,6 +62,7 @@ struct daemon {
 	uint64_t sandboxes_total;
 
 	atomic_uint pending;             /* connections being read (the accept limit) */
+	struct pending_table clients;    /* the same, per client (its share of the limit) */
 	/*
 	 * Connection threads alive, from before pthread_create to their last
 	 * instruction: reading, registering, answering or supervising. The

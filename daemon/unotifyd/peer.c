@@ -34,6 +34,7 @@ struct peer_conn {
 	struct daemon *daemon;
 	int conn;
 	struct ucred cred;
+	struct pending_key key; /* its client's share of the connections being read */
 };
 
 static bool peer_gid_allowed(const struct daemon_config *c, gid_t gid)
@@ -145,6 +146,7 @@ static void *peer_thread(void *arg)
 	int r;
 
 	r = proto_read(c->conn, d->config.client_timeout_ms, PROTO_MAX_REQUEST, &m, &why);
+	pending_release(&d->clients, &c->key);
 	atomic_fetch_sub(&d->pending, 1);
 	if (r < 0) {
 		log_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid,
@@ -163,7 +165,7 @@ static void *peer_thread(void *arg)
 	return NULL;
 }
 
-int peer_spawn(struct daemon *d, int conn, const struct ucred *cred)
+int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struct pending_key *key)
 {
 	struct timeval tv = { .tv_sec = PEER_SEND_TIMEOUT_S };
 	struct peer_conn *c = malloc(sizeof(*c));
@@ -175,7 +177,7 @@ int peer_spawn(struct daemon *d, int conn, const struct ucred *cred)
 		conn = safe_close(conn);
 		return -ENOMEM;
 	}
-	*c = (struct peer_conn){ .daemon = d, .conn = conn, .cred = *cred };
+	*c = (struct peer_conn){ .daemon = d, .conn = conn, .cred = *cred, .key = *key };
 	/* A reader that never reads must not hold a thread forever either. */
 	setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	pthread_attr_init(&attr);
@@ -188,7 +190,7 @@ int peer_spawn(struct daemon *d, int conn, const struct ucred *cred)
 	if (r < 0) {
 		atomic_fetch_sub(&d->workers, 1);
 		atomic_fetch_sub(&d->pending, 1);
-		conn = safe_close(conn);
+		c->conn = safe_close(c->conn);
 		free(c);
 	}
 	return r;

@@ -16,6 +16,6 @@ int peer_credentials(int fd, struct ucred *ret);
 /* Root, or a member of an --allow-group (primary, or supplementary by SO_PEERGROUPS)? */
 bool peer_allowed(const struct daemon_config *c, int fd, const struct ucred *cred);
 /* Hands an accepted, allowed connection to a new thread. Takes conn. */
-int peer_spawn(struct daemon *d, int conn, const struct ucred *cred);
+int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struct pending_key *key);
 
 #endif

@@ -363,12 +363,18 @@ static int load_policies(struct daemon *d)
 	return r;
 }
 
-/* Accepts every waiting connection (up to the pending limit) and hands each to a thread. */
+/*
+ * Accepts every waiting connection (up to the hard limit) and hands each
+ * to a thread; while the daemon is saturated, a client that has its share
+ * being read already gets no more (pending.c).
+ */
 static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_until)
 {
-	while (atomic_load(&d->pending) < DAEMON_MAX_PENDING) {
+	while (atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD) {
+		struct pending_key key;
 		struct ucred cred;
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		bool first;
 		int r;
 
 		if (conn < 0) {
@@ -395,10 +401,23 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 			conn = safe_close(conn);
 			continue;
 		}
-		r = peer_spawn(d, conn, &cred);
-		if (r < 0)
+		pending_key_of(&cred, &key);
+		if (pending_take(&d->clients, &key, atomic_load(&d->pending) >= DAEMON_MAX_PENDING,
+				 &first) < 0) {
+			if (first)
+				log_warning("client pid=%d uid=%u: refused: %d connections of its own "
+					    "being read already (more are closed until one ends)",
+					    (int)cred.pid, cred.uid, PENDING_PER_CLIENT);
+			atomic_fetch_add(&d->rejected, 1);
+			conn = safe_close(conn);
+			continue;
+		}
+		r = peer_spawn(d, conn, &cred, &key);
+		if (r < 0) {
+			pending_release(&d->clients, &key);
 			log_error("client pid=%d: no thread for it: %s", (int)cred.pid,
 				  strerror(-r));
+		}
 	}
 }
 
@@ -445,7 +464,7 @@ static int main_loop(struct daemon *d, int listen_fd, int sfd)
 	for (;;) {
 		uint64_t now = daemon_now_ns();
 		bool accepting =
-			atomic_load(&d->pending) < DAEMON_MAX_PENDING && now >= pause_until;
+			atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD && now >= pause_until;
 		struct pollfd p[2] = {
 			{ .fd = accepting ? listen_fd : -1, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
@@ -533,6 +552,7 @@ static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 		return r;
 	log_setup(log_stderr_is_journal(), cli->verbose);
 	pthread_mutex_init(&d->lock, NULL);
+	pending_init(&d->clients);
 	d->started_ns = daemon_now_ns();
 	r = unotify_features_probe(&d->features);
 	if (r < 0 || !d->features.user_notif) {

@@ -8,6 +8,8 @@
  * into the terminal (r10-no-path.sh). An ELF interpreter named by a
  * program header the supervisor did not read (r10-exec-phdrs.sh). A send
  * whose data the kernel reads after the call returned (r10-zerocopy.sh).
+ * Silent connections that kept unotifyd from reading anyone else's
+ * (r10-daemon-flood.sh).
  */
 #include "config.h"
 
@@ -26,8 +28,11 @@
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
 #include <termios.h>
 
 #include "attack.h"
@@ -314,6 +319,67 @@ static int cmd_r10_zerocopy(int argc, char **argv)
 	return 0;
 }
 
+static int r10_unix_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	/* EAGAIN: the queue is full; tried again on the next round. */
+	if (s >= 0 && connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/*
+ * r10-flood SOCK N SECS READY: N connections to SOCK that never send,
+ * each one the other end closes opened again, for SECS seconds; READY is
+ * created once all N are open. Result: FLOOD n open, r reopened.
+ */
+static int cmd_r10_flood(int argc, char **argv)
+{
+	struct pollfd *p;
+	long n, secs, reopened = 0, open_now = 0;
+	time_t end;
+
+	if (argc != 4 || (n = parse_long(argv[1])) < 1 || n > 4000 || (secs = parse_long(argv[2])) < 1)
+		return 2;
+	p = calloc((size_t)n, sizeof(*p));
+	if (!p)
+		return setup_failed("calloc", ENOMEM);
+	for (long i = 0; i < n; i++) {
+		p[i].fd = r10_unix_connect(argv[0]);
+		p[i].events = POLLIN;
+	}
+	close(open(argv[3], O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	end = time(NULL) + secs;
+	while (time(NULL) < end) {
+		/* A round every 50 ms at most: the queue stays full, the machine usable. */
+		pause_ms(50);
+		if (poll(p, (nfds_t)n, 100) < 0 && errno != EINTR)
+			break;
+		for (long i = 0; i < n; i++) {
+			if (p[i].fd >= 0 && !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (p[i].fd >= 0)
+				close(p[i].fd);
+			p[i].fd = r10_unix_connect(argv[0]);
+			p[i].revents = 0;
+			reopened++;
+		}
+	}
+	for (long i = 0; i < n; i++)
+		if (p[i].fd >= 0) {
+			open_now++;
+			close(p[i].fd);
+		}
+	free(p);
+	result("FLOOD %ld open, %ld reopened", open_now, reopened);
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -325,5 +391,7 @@ const struct attack_cmd attack_r10_cmds[] = {
 	  cmd_r10_elf_interp },
 	{ "r10-zerocopy", "zerocopy|plain  sendmsg on a full TCP window, the peer's bytes checked",
 	  cmd_r10_zerocopy },
+	{ "r10-flood", "SOCK N SECS READY  N silent connections, reopened as they close",
+	  cmd_r10_flood },
 	{ NULL, NULL, NULL },
 };

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Connections being read, per client. Each message is read under the
+ * client timeout, and the daemon accepted in the order clients connected,
+ * DAEMON_MAX_PENDING at a time. One allowed client (or a program it
+ * sandboxed, which has its uid) that kept hundreds of silent connections
+ * queued made every other registration wait two seconds per 128 of them,
+ * past its client's patience: a runtime's container never started.
+ *
+ * Now the main thread accepts up to DAEMON_MAX_PENDING_HARD; past
+ * DAEMON_MAX_PENDING (saturated) a client that has PENDING_PER_CLIENT
+ * connections being read gets any more closed as they are accepted, which
+ * costs a few system calls each and empties the queue at that pace. Below
+ * saturation no one is limited: a runtime starting many containers at once
+ * is read in parallel. A client is a uid in a pid namespace: a program
+ * sandboxed by `unotify run` lives in a pid namespace of its own, so it
+ * cannot use up the share of the root or the user that started it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pending.h"
+
+void pending_init(struct pending_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	pthread_mutex_init(&t->lock, NULL);
+}
+
+void pending_key_of(const struct ucred *cred, struct pending_key *ret)
+{
+	char path[64];
+	struct stat st;
+
+	/* The pid may be gone or reused by now: the key is a share, never a permission. */
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)cred->pid);
+	*ret = (struct pending_key){ .uid = cred->uid,
+				     .pidns = stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0 };
+}
+
+static bool pending_same(const struct pending_key *a, const struct pending_key *b)
+{
+	return a->uid == b->uid && a->pidns == b->pidns;
+}
+
+/* The client's slot, or a free one (NULL: every slot counts another client). */
+static struct pending_client *pending_find(struct pending_table *t, const struct pending_key *key)
+{
+	struct pending_client *free_slot = NULL;
+
+	for (size_t i = 0; i < PENDING_SLOTS; i++) {
+		struct pending_client *c = &t->slot[i];
+
+		if (c->count > 0 && pending_same(&c->key, key))
+			return c;
+		if (c->count == 0 && !free_slot)
+			free_slot = c;
+	}
+	if (free_slot)
+		*free_slot = (struct pending_client){ .key = *key };
+	return free_slot;
+}
+
+int pending_take(struct pending_table *t, const struct pending_key *key, bool saturated,
+		 bool *ret_first)
+{
+	struct pending_client *c;
+	int r = 0;
+
+	*ret_first = false;
+	pthread_mutex_lock(&t->lock);
+	c = pending_find(t, key);
+	if (!c || (saturated && c->count >= PENDING_PER_CLIENT)) {
+		if (c) {
+			*ret_first = !c->warned;
+			c->warned = true;
+		}
+		r = -EBUSY;
+	} else {
+		c->count++;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return r;
+}
+
+void pending_release(struct pending_table *t, const struct pending_key *key)
+{
+	pthread_mutex_lock(&t->lock);
+	for (size_t i = 0; i < PENDING_SLOTS; i++) {
+		struct pending_client *c = &t->slot[i];
+
+		if (c->count > 0 && pending_same(&c->key, key)) {
+			if (--c->count == 0)
+				c->warned = false;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 10, silent connections that keep unotifyd from reading anyone
+# else's (found by an adversarial review). The daemon reads 128 messages
+# at once, each under a 2 s deadline, in the order clients connected. A
+# program sandboxed by `unotify run --daemon` has its client's uid, so it
+# may connect too: with hundreds of silent connections queued, reopened
+# as the daemon closed them, every other registration waited 2 s per 128
+# ahead of it, and `unotify run --daemon` gave up after 5 s (exit 125):
+# no one else's program ran. Now, past 128 connections being read, a
+# client (a uid in a pid namespace) that has 8 of them gets any more closed
+# at accept. The
+# forbidden effect: a registration from outside the flooding sandbox
+# fails while the flood goes on. Guard: the flood held its connections
+# open and reopened them (it ran).
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+need_root "unotifyd"
+setup_tmp
+
+policy box "default allow
+return getppid 42"
+start_daemon
+
+run_daemon() {
+	bounded 20 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- "$@"
+}
+
+case_begin flood "(sandbox) 600 silent connections to unotifyd, reopened; two registrations from outside meanwhile"
+timeout -k 3 30 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
+	"$ATTACK" r10-flood "$SOCK" 600 14 "$T/ready" >"$T/flood.out" 2>&1 </dev/null &
+FLOOD=$!
+track_pid "$FLOOD"
+if ! wait_until 10 test -e "$T/ready"; then
+	case_fail "the flood did not start: $(cat "$T/flood.out")"
+else
+	sleep 2
+	ok=0
+	for i in 1 2; do
+		run_daemon "$ATTACK" getppid-loop 42 1 "$T/v$i"
+		if [ "$RC" = 0 ]; then
+			ok=$((ok + 1))
+		else
+			say "victim $i: status $RC: $(printf '%s' "$ERR" | tail -1)"
+		fi
+	done
+	wait "$FLOOD" || true
+	if ! grep -q '^FLOOD [0-9]* open, [1-9][0-9]* reopened' "$T/flood.out"; then
+		case_fail "the flood did not run: $(tail -2 "$T/flood.out")"
+	elif [ "$ok" = 2 ]; then
+		case_pass "both registered and ran ($(grep '^FLOOD' "$T/flood.out"))"
+	else
+		case_fail "$((2 - ok)) of 2 registrations failed under the flood"
+	fi
+fi
+if ! daemon_alive; then
+	case_fail "unotifyd is gone ($(tail -3 "$T/d.err" | tr '\n' ' '))"
+fi
+
+finish
