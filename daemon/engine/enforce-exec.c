@@ -361,8 +361,9 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 	struct policy_call call = { .nr = c->req->data.nr };
 	bool kernel = exec_has_kernel_rules(c->policy, call.nr);
 	struct unotify_path res[EXEC_DEPTH_MAX];
-	int fd = c->paths[0].res.fd, n_res = 0, r = 0;
-	const char *path = c->paths[0].res.path;
+	const struct unotify_path *file = &c->paths[0].res;
+	int fd = file->fd, n_res = 0, r = 0;
+	const char *path = file->path;
 	struct exec_file f;
 
 	memcpy(call.args, c->req->data.args, sizeof(call.args));
@@ -372,12 +373,20 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 		struct exec_ask ask;
 		unotify_target *t;
 
+		/*
+		 * A file the target may not execute, the kernel refuses itself
+		 * (EACCES): its contents, read as the supervisor, must not
+		 * decide anything, or the answer tells the target what a file
+		 * it cannot read holds.
+		 */
+		if (enforce_target(c, &t) < 0 || unotify_path_access(t, file, X_OK) < 0)
+			break;
 		exec_file_read(fd, &f);
 		if ((f.kind == EXEC_LOADER || f.kind == EXEC_UNREADABLE) &&
 		    (r = exec_check_loader(c, &call, path, ret)))
 			break;
 		/* The ELF interpreter runs for the program: it is not a program itself. */
-		if (!f.has_next || depth == EXEC_DEPTH_MAX || enforce_target(c, &t) < 0)
+		if (!f.has_next || depth == EXEC_DEPTH_MAX)
 			break;
 		how.path = f.next;
 		/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
@@ -387,6 +396,7 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 			unotify_path_release(&res[n_res]);
 			break;
 		}
+		file = &res[n_res];
 		path = ask.path = res[n_res].path;
 		fd = res[n_res++].fd;
 		call = (struct policy_call){ .nr = SYS_execve };

@@ -9,7 +9,8 @@
  * program header the supervisor did not read (r10-exec-phdrs.sh). A send
  * whose data the kernel reads after the call returned (r10-zerocopy.sh).
  * Silent connections that kept unotifyd from reading anyone else's
- * (r10-daemon-flood.sh).
+ * (r10-daemon-flood.sh). The answer to an exec of a file the program may
+ * neither read nor execute (r10-exec-oracle.sh).
  */
 #include "config.h"
 
@@ -32,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <termios.h>
 
@@ -380,6 +382,41 @@ static int cmd_r10_flood(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r10-exec-errno FILE...: execs each FILE in a child. Result: one line per
+ * FILE, EXEC FILE errno (the exec failed) or EXEC FILE RAN.
+ */
+static int cmd_r10_exec_errno(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		char *const args[] = { argv[i], NULL };
+		int p[2], err = 0;
+		pid_t pid;
+
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return setup_failed("pipe", errno);
+		pid = fork();
+		if (pid == 0) {
+			execv(argv[i], args);
+			err = errno;
+			if (write(p[1], &err, sizeof(err)) < 0)
+				_exit(126);
+			_exit(127);
+		}
+		close(p[1]);
+		if (pid < 0 || read(p[0], &err, sizeof(err)) != (ssize_t)sizeof(err))
+			err = 0;
+		close(p[0]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		if (err)
+			result("EXEC %s %s", argv[i], errname(err));
+		else
+			result("EXEC %s RAN", argv[i]);
+	}
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -393,5 +430,6 @@ const struct attack_cmd attack_r10_cmds[] = {
 	  cmd_r10_zerocopy },
 	{ "r10-flood", "SOCK N SECS READY  N silent connections, reopened as they close",
 	  cmd_r10_flood },
+	{ "r10-exec-errno", "FILE...  exec each, the errno it gets", cmd_r10_exec_errno },
 	{ NULL, NULL, NULL },
 };
