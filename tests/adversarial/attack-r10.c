@@ -230,9 +230,6 @@ static int cmd_r10_elf_interp(int argc, char **argv)
 	return blocked(errno);
 }
 
-#ifndef SO_ZEROCOPY
-#define SO_ZEROCOPY 60
-#endif
 #define R10_FILL 65536
 #define R10_ZN 3000
 
