@@ -446,6 +446,21 @@ const struct policy_decision *policy_fixed_decision(const struct policy *p, int 
 	return &p->fixed[nr];
 }
 
+static bool evaluate_lets_run(enum policy_action a)
+{
+	return a == POLICY_ALLOW || a == POLICY_LOG;
+}
+
+bool policy_can_refuse(const struct policy *p, int nr)
+{
+	if (!p || nr < 0 || nr >= POLICY_NR_MAX)
+		return true;
+	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++)
+		if (!evaluate_lets_run(p->rules[p->by_nr[k]].action))
+			return true;
+	return !p->has_default || !evaluate_lets_run(p->def.action);
+}
+
 /*
  * The same decision by the plain walk over every rule naming the syscall,
  * no index: the reference the test suite holds the indexed walk to.

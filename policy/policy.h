@@ -239,6 +239,13 @@ int policy_evaluate_args(const struct policy *p, const struct policy_call *call,
  */
 const struct policy_decision *policy_fixed_decision(const struct policy *p, int nr);
 
+/*
+ * Can some call of syscall nr be refused (a rule naming it that does not
+ * let it run, or a default that does not)? false means every call of it
+ * runs, whatever its arguments.
+ */
+bool policy_can_refuse(const struct policy *p, int nr);
+
 /* ---- Names ---- */
 
 /* Native syscall number of name, or -ENOENT. */

@@ -570,6 +570,10 @@ static void enforce_evaluate_all(struct enforcer *e, struct enforce_call *c,
 
 	memcpy(call.args, c->req->data.args, sizeof(call.args));
 	enforce_evaluate(e, c, &call, d);
+	if (d->path_consulted && enforce_climb_refusal(c, &as)) {
+		*d = as;
+		return;
+	}
 	if (!enforce_lets_run(d) || !d->path_consulted || !c->family)
 		return;
 	if (c->family->recheck)

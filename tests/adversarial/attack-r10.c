@@ -10,7 +10,8 @@
  * whose data the kernel reads after the call returned (r10-zerocopy.sh).
  * Silent connections that kept unotifyd from reading anyone else's
  * (r10-daemon-flood.sh). The answer to an exec of a file the program may
- * neither read nor execute (r10-exec-oracle.sh).
+ * neither read nor execute (r10-exec-oracle.sh). Names in a hidden
+ * directory told by climbing out of it with ".." (r10-climb.sh).
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@
 #include <sys/prctl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -414,6 +416,36 @@ static int cmd_r10_exec_errno(int argc, char **argv)
 	return 0;
 }
 
+static const char *r10_outcome(int r)
+{
+	return r < 0 ? errname(errno) : "OK";
+}
+
+/*
+ * r10-probe PATH...: stat, open, access and readlink of each PATH. Result:
+ * one line per PATH, PROBE PATH stat=E open=E access=E readlink=E (E: OK
+ * or the errno).
+ */
+static int cmd_r10_probe(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		char buf[64];
+		const char *st, *op, *ac, *rl;
+		struct stat sb;
+		int fd;
+
+		st = r10_outcome(stat(argv[i], &sb));
+		fd = open(argv[i], O_RDONLY | O_CLOEXEC);
+		op = r10_outcome(fd);
+		if (fd >= 0)
+			close(fd);
+		ac = r10_outcome(access(argv[i], F_OK));
+		rl = r10_outcome((int)readlink(argv[i], buf, sizeof(buf)));
+		result("PROBE %s stat=%s open=%s access=%s readlink=%s", argv[i], st, op, ac, rl);
+	}
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -428,5 +460,6 @@ const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-flood", "SOCK N SECS READY  N silent connections, reopened as they close",
 	  cmd_r10_flood },
 	{ "r10-exec-errno", "FILE...  exec each, the errno it gets", cmd_r10_exec_errno },
+	{ "r10-probe", "PATH...  stat, open, access and readlink of each", cmd_r10_probe },
 	{ NULL, NULL, NULL },
 };

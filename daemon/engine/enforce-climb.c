@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A path that climbs out of a directory with "..": the policy decides on
+ * the name the path reaches, and the kernel walks every directory before
+ * it. So `HIDDEN/guess/../../allowed` ran or failed (ENOENT, ENOTDIR) by
+ * what HIDDEN/guess is, and told a program which names exist in a
+ * directory the policy hides from it (`deny @file-stat path=HIDDEN/...`),
+ * by stat, access, readlink or open alike. Each directory a ".." leaves
+ * must therefore be one the program may stat: the text before each ".."
+ * component is resolved as the target would (in its root, from its
+ * dirfd or cwd, following links, so a link into the hidden tree is no way
+ * around), and decided as a newfstatat of its name; a refusal refuses the
+ * whole call, with that rule's answer. Only where the policy can refuse a
+ * stat at all: elsewhere no name is hidden, and paths such as gcc's
+ * `.../12/../../../../include` cost nothing more.
+ *
+ * A ".." inside a symbolic link's text is followed by the kernel alone and
+ * not checked here (unotify.policy(5), "Known limits").
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "enforce-call.h"
+#include "lib/util.h"
+
+struct climb_ask {
+	const char *name;
+};
+
+static int climb_ask_path(void *userdata, int n, const char **ret_path)
+{
+	(void)n;
+	*ret_path = ((struct climb_ask *)userdata)->name;
+	return 0;
+}
+
+/* May the target stat the directory the text before offset `end` names? 0, or 1 and the refusal. */
+static int climb_check_prefix(struct enforce_call *c, int n, size_t end,
+			      struct policy_decision *ret)
+{
+	struct enforce_path *p = &c->paths[n];
+	struct policy_call call = { .nr = SYS_newfstatat, .args = { (uint64_t)AT_FDCWD } };
+	struct policy_args_ops ops = { .path = climb_ask_path };
+	struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
+	char prefix[sizeof(p->arg)];
+	struct unotify_path res;
+	struct policy_decision d;
+	struct climb_ask ask;
+	unotify_target *t;
+	int r;
+
+	memcpy(prefix, p->arg, end);
+	prefix[end] = '\0';
+	if (c->pc && c->pc->dirfd_arg[n] >= 0)
+		how.dirfd = (int)c->args[c->pc->dirfd_arg[n]];
+	how.path = prefix;
+	if (enforce_target(c, &t) < 0 || unotify_path_resolve(t, &how, &res) < 0) {
+		*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM,
+						 .path_consulted = true };
+		return 1;
+	}
+	ask.name = res.path;
+	r = res.unnamed ? -EACCES : policy_evaluate_args(c->policy, &call, &ops, &ask, &d);
+	unotify_path_release(&res);
+	if (r == 0 && (d.action == POLICY_ALLOW || d.action == POLICY_LOG))
+		return 0;
+	if (r < 0)
+		d = (struct policy_decision){ .error = r == -EACCES ? EACCES : EPERM };
+	/* Whatever the stat's rule does (kill, return), the climb is only refused. */
+	*ret = (struct policy_decision){ .action = POLICY_DENY,
+					 .error = d.error ? d.error : EACCES,
+					 .file = d.file, .line = d.line, .path_consulted = true };
+	return 1;
+}
+
+/* The offsets where a ".." component of text starts. */
+static bool climb_is_dotdot(const char *text, size_t i)
+{
+	return text[i] == '.' && text[i + 1] == '.' && (i == 0 || text[i - 1] == '/') &&
+	       (text[i + 2] == '/' || text[i + 2] == '\0');
+}
+
+int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret)
+{
+	if (!c->paths || !policy_can_refuse(c->policy, SYS_newfstatat))
+		return 0;
+	for (int n = 0; n < 2; n++) {
+		const char *text = c->paths[n].arg;
+
+		if (!c->paths[n].have_arg || !strstr(text, ".."))
+			continue;
+		for (size_t i = 0; text[i]; i++) {
+			size_t end = i;
+
+			if (!climb_is_dotdot(text, i))
+				continue;
+			while (end > 1 && text[end - 1] == '/')
+				end--;
+			/* "..": the dirfd or cwd's parent, left from a place the program is. */
+			if (end == 0 || (end == 1 && text[0] == '/'))
+				continue;
+			if (climb_check_prefix(c, n, end, ret))
+				return 1;
+		}
+	}
+	return 0;
+}

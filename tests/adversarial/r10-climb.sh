@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 10, names in a hidden directory told by climbing out of it (found
+# by an adversarial review). A policy hides a directory's names
+# (`deny @file-read @file-stat path=S path=S/** ENOENT`); the engine
+# decided on the name a path reaches, and the kernel walked every
+# directory before it: S/guess/../../work/x ran when guess was a
+# directory, failed with ENOTDIR for a file and ENOENT for nothing, by
+# stat, open, access and readlink alike, also through a link into S, and
+# in an allow-list. Now every directory a ".." leaves must be one the
+# program may stat, else the call gets that rule's answer. The forbidden
+# effect: two names of S (a directory, a file, or none) that answer
+# differently. Guards: natively the climbs tell them apart; a climb that
+# leaves no hidden directory still works.
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+setup_tmp
+
+S=$T/secret
+W=$T/work
+mkdir -p "$S/hdir" "$W"
+: >"$S/hfile"
+: >"$W/x"
+ln -s "$S" "$T/lnk"
+cat >"$T/deny.policy" <<EOF
+default allow
+deny @file-read @file-stat path=$S path=$S/** ENOENT
+EOF
+cat >"$T/eacces.policy" <<EOF
+default allow
+deny @file-read @file-stat path=$S path=$S/** EACCES
+EOF
+cat >"$T/list.policy" <<EOF
+default allow
+allow @file-read @file-stat path=$W path=$W/** path=/usr/** path=/lib/** path=/lib64/** path=/etc/** path=/proc/** path=/ path=$T
+deny @file-read @file-stat ENOENT
+EOF
+
+# probes VIA: the climbs out of VIA/hdir, VIA/hfile, VIA/nope to work/x.
+probes() {
+	echo "$1/hdir/../../work/x" "$1/hfile/../../work/x" "$1/nope/../../work/x"
+}
+
+# same_answers: the three PROBE lines of the last run answer alike.
+same_answers() {
+	n=$(results | grep '^PROBE' | sed 's/^PROBE [^ ]* //' | sort -u | wc -l)
+	[ "$(results | grep -c '^PROBE')" = 3 ] && [ "$n" = 1 ]
+}
+
+case_begin native "(guard) natively the climbs tell a directory, a file and nothing apart"
+URUN_CWD=$T bounded 20 "$ATTACK" r10-probe $(probes "$S")
+if same_answers; then
+	case_fail "natively the three answer alike: $(results | head -1)"
+else
+	case_pass "$(results | sed 's/^PROBE [^ ]* //' | sort -u | tr '\n' ';')"
+fi
+
+for pol in deny eacces list; do
+	for via in "$S" "$T/lnk"; do
+		what=direct
+		[ "$via" = "$T/lnk" ] && what="through a link"
+		case_begin "$pol-$(basename "$via")" "($pol.policy) climbs out of the hidden directory, $what"
+		urun --policy "$T/$pol.policy" -- "$ATTACK" r10-probe $(probes "$via")
+		if hung; then
+			case_fail "the run did not end within its time limit"
+		elif same_answers; then
+			case_pass "alike: $(results | head -1 | sed 's/^PROBE [^ ]* //')"
+		else
+			case_fail "the answers tell the names apart: $(results | sed 's/^PROBE [^ ]* //' | tr '\n' ';')"
+		fi
+	done
+done
+
+case_begin open-climb "(guard) a climb that leaves no hidden directory works"
+urun --policy "$T/deny.policy" -- "$ATTACK" r10-probe "$W/../work/x"
+if results | grep -q '^PROBE .* stat=OK open=OK access=OK'; then
+	case_pass "$(results | head -1 | sed 's/^PROBE [^ ]* //')"
+else
+	case_fail "refused: $(results | head -1)"
+fi
+
+finish
