@@ -424,7 +424,13 @@ static int net_take_rights(unotify_target *t, struct cmsghdr *c, struct net_take
 	int *fds = (int *)CMSG_DATA(c);
 	int *more;
 
-	if (n > 253) /* SCM_MAX_FD */
+	/*
+	 * SCM_MAX_FD (253) descriptors in the whole message, as the kernel
+	 * counts them (scm_fp_copy): every one is held here until the send
+	 * returns, so a message the kernel would refuse must not make the
+	 * supervisor take thousands first.
+	 */
+	if (n > 253 || k->n + n > 253)
 		return -EINVAL;
 	more = realloc(k->fds, (k->n + n + 1) * sizeof(int));
 	if (!more)

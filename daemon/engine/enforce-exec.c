@@ -349,6 +349,27 @@ static int exec_check_loader(struct enforce_call *c, const struct policy_call *c
 }
 
 /*
+ * The checks below could not be made (no descriptor left, no memory, the
+ * target gone): what the kernel would run is unknown, so the exec is
+ * refused. Once, a program that held all but two of the supervisor's
+ * descriptors (in a performed sendmsg of many SCM_RIGHTS, blocked on a
+ * full queue) had a #! loader line go unchecked.
+ */
+static int exec_check_failed(struct policy_decision *ret)
+{
+	*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM,
+					 .path_consulted = true };
+	return 1;
+}
+
+/* An error of the lookup or access check that the kernel's exec meets as well. */
+static bool exec_kernel_refuses(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == ELOOP || err == EACCES ||
+	       err == ENAMETOOLONG || err == EPERM;
+}
+
+/*
  * Every file the kernel executes for the call, as it does: the program, a
  * script's interpreter (#!, up to its depth), the ELF interpreter. A
  * program or #! interpreter that is a loader (EXEC_LOADER) must be named
@@ -367,20 +388,29 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 	struct exec_file f;
 
 	memcpy(call.args, c->req->data.args, sizeof(call.args));
-	for (int depth = 0; depth <= EXEC_DEPTH_MAX && r == 0 && fd >= 0; depth++) {
+	if (fd < 0)
+		return exec_check_failed(ret);
+	for (int depth = 0; depth <= EXEC_DEPTH_MAX && r == 0; depth++) {
 		struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
 		struct policy_decision d;
 		struct exec_ask ask;
 		unotify_target *t;
 
+		if (enforce_target(c, &t) < 0) {
+			r = exec_check_failed(ret);
+			break;
+		}
 		/*
 		 * A file the target may not execute, the kernel refuses itself
 		 * (EACCES): its contents, read as the supervisor, must not
 		 * decide anything, or the answer tells the target what a file
 		 * it cannot read holds.
 		 */
-		if (enforce_target(c, &t) < 0 || unotify_path_access(t, file, X_OK) < 0)
+		r = unotify_path_access(t, file, X_OK);
+		if (r < 0) {
+			r = exec_kernel_refuses(-r) ? 0 : exec_check_failed(ret);
 			break;
+		}
 		exec_file_read(fd, &f);
 		if ((f.kind == EXEC_LOADER || f.kind == EXEC_UNREADABLE) &&
 		    (r = exec_check_loader(c, &call, path, ret)))
@@ -389,10 +419,14 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 		if (!f.has_next || depth == EXEC_DEPTH_MAX)
 			break;
 		how.path = f.next;
-		/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
-		if (unotify_path_resolve(t, &how, &res[n_res]) < 0)
+		if (unotify_path_resolve(t, &how, &res[n_res]) < 0) {
+			r = exec_check_failed(ret);
 			break;
+		}
 		if (res[n_res].error) {
+			/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
+			if (!exec_kernel_refuses(res[n_res].error))
+				r = exec_check_failed(ret);
 			unotify_path_release(&res[n_res]);
 			break;
 		}

@@ -11,7 +11,8 @@
  * Silent connections that kept unotifyd from reading anyone else's
  * (r10-daemon-flood.sh). The answer to an exec of a file the program may
  * neither read nor execute (r10-exec-oracle.sh). Names in a hidden
- * directory told by climbing out of it with ".." (r10-climb.sh).
+ * directory told by climbing out of it with ".." (r10-climb.sh). An exec
+ * checked while the supervisor has no descriptor left (r10-exec-fds.sh).
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -446,6 +448,146 @@ static int cmd_r10_probe(int argc, char **argv)
 	return 0;
 }
 
+#define R10_RIGHTS_MAX 253 /* SCM_MAX_FD: descriptors one message may carry */
+
+/* A sendmsg of n copies of fd 0 blocked on a full datagram queue: n descriptors the supervisor holds. */
+struct r10_holder {
+	int sv[2];
+	int n;
+	pthread_t thread;
+	bool started;
+};
+
+static void *r10_hold_run(void *arg)
+{
+	struct r10_holder *h = arg;
+	char ctl[CMSG_SPACE(R10_RIGHTS_MAX * sizeof(int))] = { 0 };
+	char byte = 'h';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c = (struct cmsghdr *)ctl;
+
+	if (h->n > 0) {
+		int *fds = (int *)CMSG_DATA(c);
+
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN((size_t)h->n * sizeof(int));
+		for (int i = 0; i < h->n; i++)
+			fds[i] = 0;
+		m.msg_control = ctl;
+		m.msg_controllen = CMSG_SPACE((size_t)h->n * sizeof(int));
+	}
+	sendmsg(h->sv[0], &m, 0);
+	return NULL;
+}
+
+static int r10_hold_start(struct r10_holder *h, int n)
+{
+	char byte = 'f';
+
+	h->n = n;
+	h->started = false;
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, h->sv) < 0)
+		return -errno;
+	while (send(h->sv[0], &byte, 1, MSG_DONTWAIT) == 1)
+		;
+	if (pthread_create(&h->thread, NULL, r10_hold_run, h) != 0)
+		return -EAGAIN;
+	h->started = true;
+	return 0;
+}
+
+/* Drains the queue (the held send lands, its descriptors closed), joins, closes. */
+static void r10_hold_stop(struct r10_holder *h)
+{
+	char ctl[CMSG_SPACE(R10_RIGHTS_MAX * sizeof(int))], buf[16];
+
+	while (h->started) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+				    .msg_controllen = sizeof(ctl) };
+		ssize_t r = recvmsg(h->sv[1], &m, MSG_DONTWAIT);
+
+		if (r < 0) {
+			if (errno != EAGAIN || pthread_tryjoin_np(h->thread, NULL) == 0)
+				break;
+			pause_ms(1);
+			continue;
+		}
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			for (int *f = (int *)CMSG_DATA(c);
+			     c->cmsg_type == SCM_RIGHTS && (char *)f < (char *)c + c->cmsg_len; f++)
+				close(*f);
+	}
+	close(h->sv[0]);
+	close(h->sv[1]);
+}
+
+/* Runs SCRIPT in a child: true when it printed WORD. */
+static bool r10_exec_ran(const char *script, const char *word)
+{
+	char out[512] = "";
+	char *const args[] = { (char *)script, NULL };
+	int p[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		execv(script, args);
+		_exit(127);
+	}
+	close(p[1]);
+	n = read(p[0], out, sizeof(out) - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return strstr(out, word) != NULL;
+}
+
+/*
+ * r10-fdhold-exec SCRIPT WORD FROM TO: for each N from FROM to TO, the
+ * supervisor is made to hold N descriptors (performed sendmsg calls of
+ * SCM_RIGHTS, blocked), then SCRIPT is run. Result: RAN n (the runs that
+ * printed WORD), then HELD-EXECS the number tried.
+ */
+static int cmd_r10_fdhold_exec(int argc, char **argv)
+{
+	struct r10_holder bulk[8], h;
+	long from, to, ran = 0, tried = 0;
+	int nbulk = 0, rest;
+
+	if (argc != 4 || (from = parse_long(argv[2])) < 0 || (to = parse_long(argv[3])) < from ||
+	    to - from > 200 || from > 8 * R10_RIGHTS_MAX)
+		return 2;
+	rest = (int)from;
+	for (; rest > R10_RIGHTS_MAX && nbulk < 8; rest -= R10_RIGHTS_MAX)
+		if (r10_hold_start(&bulk[nbulk++], R10_RIGHTS_MAX) < 0)
+			return setup_failed("hold", errno);
+	for (long n = rest; n <= rest + (to - from) && n <= R10_RIGHTS_MAX; n++) {
+		if (r10_hold_start(&h, (int)n) < 0)
+			return setup_failed("hold", errno);
+		pause_ms(30);
+		if (r10_exec_ran(argv[0], argv[1])) {
+			note("held %ld: ran", from - rest + n);
+			ran++;
+		}
+		tried++;
+		r10_hold_stop(&h);
+	}
+	while (nbulk > 0)
+		r10_hold_stop(&bulk[--nbulk]);
+	result("RAN %ld", ran);
+	result("HELD-EXECS %ld", tried);
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -461,5 +603,7 @@ const struct attack_cmd attack_r10_cmds[] = {
 	  cmd_r10_flood },
 	{ "r10-exec-errno", "FILE...  exec each, the errno it gets", cmd_r10_exec_errno },
 	{ "r10-probe", "PATH...  stat, open, access and readlink of each", cmd_r10_probe },
+	{ "r10-fdhold-exec", "SCRIPT WORD FROM TO  SCRIPT run while the supervisor holds N fds",
+	  cmd_r10_fdhold_exec },
 	{ NULL, NULL, NULL },
 };
