@@ -64,6 +64,12 @@ skip() {
 	exit 77
 }
 
+# need_loader: LOADER is the x86-64 dynamic loader (its real path), or the test is skipped.
+need_loader() {
+	LOADER=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
+	[ -n "$LOADER" ] && [ -x "$LOADER" ] || skip "no x86-64 dynamic loader at /lib64/ld-linux-x86-64.so.2"
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
 }

@@ -16,8 +16,7 @@
 need_root "copies of the shell and the loader"
 setup_tmp
 
-LOADER=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
-[ -n "$LOADER" ] && [ -x "$LOADER" ] || skip "no x86-64 dynamic loader at /lib64/ld-linux-x86-64.so.2"
+need_loader
 X=$T/x
 D=$T/denied
 mkdir -p "$X" "$D"

@@ -17,8 +17,7 @@
 need_root "root-only files, the program as nobody"
 setup_tmp
 
-LOADER=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
-[ -n "$LOADER" ] && [ -x "$LOADER" ] || skip "no x86-64 dynamic loader at /lib64/ld-linux-x86-64.so.2"
+need_loader
 X=$T/x
 mkdir -p "$X"
 chmod 755 "$T" "$X"
