@@ -430,7 +430,7 @@ static int net_take_rights(unotify_target *t, struct cmsghdr *c, struct net_take
 	 * returns, so a message the kernel would refuse must not make the
 	 * supervisor take thousands first.
 	 */
-	if (n > 253 || k->n + n > 253)
+	if (n > 253 || k->n > 253 - n)
 		return -EINVAL;
 	more = realloc(k->fds, (k->n + n + 1) * sizeof(int));
 	if (!more)
