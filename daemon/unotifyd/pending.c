@@ -14,14 +14,21 @@
  * saturation no one is limited: a runtime starting many containers at once
  * is read in parallel. A client is a uid in a pid namespace: a program
  * sandboxed by `unotify run` lives in a pid namespace of its own, so it
- * cannot use up the share of the root or the user that started it.
+ * cannot use up the share of the root or the user that started it; the
+ * pid namespace is the one just below the daemon's on the way up from the
+ * peer's, so that a client nesting namespaces (unshare -p, as often as it
+ * likes) stays one client.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <linux/nsfs.h>
 
 #include "pending.h"
 
@@ -31,15 +38,60 @@ void pending_init(struct pending_table *t)
 	pthread_mutex_init(&t->lock, NULL);
 }
 
-void pending_key_of(const struct ucred *cred, struct pending_key *ret)
+static uint64_t pending_ns_ino_self(void)
 {
-	char path[64];
 	struct stat st;
 
+	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+/* The inode of the pid namespace fd is, or 0. */
+static uint64_t pending_ns_ino(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+/*
+ * The client's pid namespace as seen from ours: the one just below ours on
+ * the way up from the peer's, so that namespaces a client nests inside its
+ * own (unshare -p, as often as it likes) all count as that one.
+ */
+static uint64_t pending_top_pidns(pid_t pid)
+{
+	char path[64];
+	uint64_t ours, ino = 0;
+	int fd, parent;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ours = pending_ns_ino_self();
+	for (int depth = 0; depth < 64; depth++) {
+		ino = pending_ns_ino(fd);
+		parent = ioctl(fd, NS_GET_PARENT);
+		if (ino == ours || parent < 0) {
+			if (parent >= 0)
+				close(parent);
+			break;
+		}
+		if (pending_ns_ino(parent) == ours) {
+			close(parent);
+			break;
+		}
+		close(fd);
+		fd = parent;
+	}
+	close(fd);
+	return ino;
+}
+
+void pending_key_of(const struct ucred *cred, struct pending_key *ret)
+{
 	/* The pid may be gone or reused by now: the key is a share, never a permission. */
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)cred->pid);
-	*ret = (struct pending_key){ .uid = cred->uid,
-				     .pidns = stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0 };
+	*ret = (struct pending_key){ .uid = cred->uid, .pidns = pending_top_pidns(cred->pid) };
 }
 
 static bool pending_same(const struct pending_key *a, const struct pending_key *b)

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,27 +337,56 @@ static int r10_unix_connect(const char *path)
 	return s;
 }
 
+static int r10_flood(const char *sock, long n, long secs, const char *ready);
+
 /*
- * r10-flood SOCK N SECS READY: N connections to SOCK that never send,
- * each one the other end closes opened again, for SECS seconds; READY is
- * created once all N are open. Result: FLOOD n open, r reopened.
+ * r10-flood SOCK N SECS READY [SPLIT]: N connections to SOCK that never
+ * send, each one the other end closes opened again, for SECS seconds;
+ * READY is created once all N are open. With SPLIT, SPLIT processes each
+ * in a pid namespace of its own (nested in ours) share the N. Result:
+ * FLOOD n open, r reopened (one line per process).
  */
 static int cmd_r10_flood(int argc, char **argv)
 {
+	long n, secs, split = 1;
+
+	if ((argc != 4 && argc != 5) || (n = parse_long(argv[1])) < 1 || n > 4000 ||
+	    (secs = parse_long(argv[2])) < 1 || (argc == 5 && (split = parse_long(argv[4])) < 1))
+		return 2;
+	if (split == 1)
+		return r10_flood(argv[0], n, secs, argv[3]);
+	for (long i = 0; i < split; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (unshare(CLONE_NEWPID) < 0)
+				_exit(setup_failed("unshare", errno));
+			pid = fork();
+			if (pid == 0)
+				_exit(r10_flood(argv[0], n / split, secs, argv[3]));
+			waitpid(pid, NULL, 0);
+			_exit(0);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+static int r10_flood(const char *sock, long n, long secs, const char *ready)
+{
 	struct pollfd *p;
-	long n, secs, reopened = 0, open_now = 0;
+	long reopened = 0, open_now = 0;
 	time_t end;
 
-	if (argc != 4 || (n = parse_long(argv[1])) < 1 || n > 4000 || (secs = parse_long(argv[2])) < 1)
-		return 2;
 	p = calloc((size_t)n, sizeof(*p));
 	if (!p)
 		return setup_failed("calloc", ENOMEM);
 	for (long i = 0; i < n; i++) {
-		p[i].fd = r10_unix_connect(argv[0]);
+		p[i].fd = r10_unix_connect(sock);
 		p[i].events = POLLIN;
 	}
-	close(open(argv[3], O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	close(open(ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {
 		/* A round every 50 ms at most: the queue stays full, the machine usable. */
@@ -368,7 +398,7 @@ static int cmd_r10_flood(int argc, char **argv)
 				continue;
 			if (p[i].fd >= 0)
 				close(p[i].fd);
-			p[i].fd = r10_unix_connect(argv[0]);
+			p[i].fd = r10_unix_connect(sock);
 			p[i].revents = 0;
 			reopened++;
 		}
@@ -599,7 +629,7 @@ const struct attack_cmd attack_r10_cmds[] = {
 	  cmd_r10_elf_interp },
 	{ "r10-zerocopy", "zerocopy|plain  sendmsg on a full TCP window, the peer's bytes checked",
 	  cmd_r10_zerocopy },
-	{ "r10-flood", "SOCK N SECS READY  N silent connections, reopened as they close",
+	{ "r10-flood", "SOCK N SECS READY [SPLIT]  N silent connections, reopened as they close",
 	  cmd_r10_flood },
 	{ "r10-exec-errno", "FILE...  exec each, the errno it gets", cmd_r10_exec_errno },
 	{ "r10-probe", "PATH...  stat, open, access and readlink of each", cmd_r10_probe },
