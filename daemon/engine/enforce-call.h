@@ -140,6 +140,10 @@ int enforce_target(struct enforce_call *c, unotify_target **ret);
  * may stat (enforce-climb.c): 0, or 1 and the refusal in ret.
  */
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret);
+/* Takes the ".." of text lexically, in place (enforce-climb.c). */
+void enforce_fold_dots(char *text);
+/* Is path text, just read, to have its ".." taken lexically (enforce-climb.c)? */
+bool enforce_folds_dots(const struct enforce_call *c, const char *text);
 /*
  * The call fails with err before any file is touched (bad flags, a bad
  * pointer): remembered for the verdict, returned as -err for the policy.

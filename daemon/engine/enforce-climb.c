@@ -5,17 +5,21 @@
  * it. So `HIDDEN/guess/../../allowed` ran or failed (ENOENT, ENOTDIR) by
  * what HIDDEN/guess is, and told a program which names exist in a
  * directory the policy hides from it (`deny @file-stat path=HIDDEN/...`),
- * by stat, access, readlink or open alike. Each directory a ".." leaves
- * must therefore be one the program may stat: the text before each ".."
- * component is resolved as the target would (in its root, from its
- * dirfd or cwd, following links, so a link into the hidden tree is no way
- * around), and decided as a newfstatat of its name; a refusal refuses the
- * whole call, with that rule's answer. Only where the policy can refuse a
- * stat at all: elsewhere no name is hidden, and paths such as gcc's
- * `.../12/../../../../include` cost nothing more.
+ * by stat, access, readlink or open alike.
  *
- * A ".." inside a symbolic link's text is followed by the kernel alone and
- * not checked here (unotify.policy(5), "Known limits").
+ * Where the policy can refuse a stat (elsewhere no name is hidden, and
+ * gcc's `.../12/../../../../include` costs nothing more), two things:
+ *  - a call the supervisor performs takes "..", in the text, lexically
+ *    (enforce_fold_dots), as a shell's `cd` does: the path never goes
+ *    through the directory it leaves, so nothing there can answer, and no
+ *    link swapped meanwhile can change what the walk crosses;
+ *  - what is left, a ".." of a call the kernel runs itself (exec, decided
+ *    and CONTINUEd), has each directory it leaves resolved as the target
+ *    would and decided as a newfstatat; a refusal refuses the whole call,
+ *    with that rule's answer (enforce_climb_refusal). That check and the
+ *    kernel's walk are two lookups: a program that swaps a link between
+ *    them can still learn a name there (unotify.policy(5)).
+ * A ".." inside a symbolic link's text is followed by the kernel alone.
  */
 #include "config.h"
 
@@ -82,6 +86,78 @@ static bool climb_is_dotdot(const char *text, size_t i)
 {
 	return text[i] == '.' && text[i + 1] == '.' && (i == 0 || text[i - 1] == '/') &&
 	       (text[i + 2] == '/' || text[i + 2] == '\0');
+}
+
+/*
+ * Folds the ".." components of text with the ones before them, in place:
+ * "a/b/../c" is "a/c", "/../x" is "/x"; a relative path keeps the ".."
+ * that climb out of where it starts ("../x", "a/../../x" is "../x"), and a
+ * trailing slash stays (the kernel then wants a directory).
+ */
+void enforce_fold_dots(char *text)
+{
+	bool absolute = text[0] == '/', trailing;
+	size_t len = strlen(text), out = absolute ? 1 : 0, kept_up = 0;
+	char *w = text;
+
+	trailing = len > 1 && text[len - 1] == '/';
+	for (size_t i = 0; i < len;) {
+		size_t n;
+
+		while (i < len && text[i] == '/')
+			i++;
+		n = strcspn(text + i, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && text[i] == '.') {
+			/* "." changes nothing, but "a/." wants a directory: the trailing slash says so. */
+			trailing = trailing || i + n >= len;
+		} else if (n == 2 && text[i] == '.' && text[i + 1] == '.') {
+			size_t start = absolute ? 1 : 0;
+
+			if (out > start + 3 * kept_up) {
+				/* Back over the last component we wrote (and its slash). */
+				while (out > start && w[out - 1] == '/')
+					out--;
+				while (out > start && w[out - 1] != '/')
+					out--;
+			} else if (!absolute) {
+				memcpy(w + out, "../", 3);
+				out += 3;
+				kept_up++;
+			}
+			trailing = trailing || i + n >= len;
+		} else {
+			memmove(w + out, text + i, n);
+			out += n;
+			w[out++] = '/';
+		}
+		i += n;
+	}
+	while (out > (absolute ? 1u : 0u) && w[out - 1] == '/')
+		out--;
+	if (out == 0) {
+		w[out++] = '.';
+	}
+	if (trailing && w[out - 1] != '/')
+		w[out++] = '/';
+	w[out] = '\0';
+}
+
+/* Does text have a ".." component? */
+static bool climb_has_dotdot(const char *text)
+{
+	for (const char *s = strstr(text, ".."); s; s = strstr(s + 1, ".."))
+		if (climb_is_dotdot(text, (size_t)(s - text)))
+			return true;
+	return false;
+}
+
+bool enforce_folds_dots(const struct enforce_call *c, const char *text)
+{
+	/* An exec is the kernel's to run, on the text as it is: folding would decide another file. */
+	return c->family && c->family != &enforce_exec_family && climb_has_dotdot(text) &&
+	       policy_can_refuse(c->policy, SYS_newfstatat);
 }
 
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret)

@@ -201,6 +201,8 @@ int enforce_read_path(struct enforce_call *c, int n, uint64_t addr)
 	if (r < 0)
 		/* EFAULT, ENAMETOOLONG: the target's own call fails so (ENOENT: it is gone). */
 		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
+	if (enforce_folds_dots(c, p->arg))
+		enforce_fold_dots(p->arg);
 	p->have_arg = true;
 	return 0;
 }

@@ -11,7 +11,8 @@
  * Silent connections that kept unotifyd from reading anyone else's
  * (r10-daemon-flood.sh). The answer to an exec of a file the program may
  * neither read nor execute (r10-exec-oracle.sh). Names in a hidden
- * directory told by climbing out of it with ".." (r10-climb.sh). An exec
+ * directory told by climbing out of it with "..", also while a link in
+ * the path is swapped (r10-climb.sh). An exec
  * checked while the supervisor has no descriptor left (r10-exec-fds.sh).
  */
 #include "config.h"
@@ -22,6 +23,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,6 +620,77 @@ static int cmd_r10_fdhold_exec(int argc, char **argv)
 	return 0;
 }
 
+struct r10_swap {
+	char link[512], dir[512], target[512];
+	atomic_bool stop;
+};
+
+/* Swaps the link between the two places, each time whole (rename over it). */
+static void *r10_swap_run(void *arg)
+{
+	struct r10_swap *w = arg;
+	char tmp[600];
+
+	snprintf(tmp, sizeof(tmp), "%s.new", w->link);
+	while (!atomic_load(&w->stop)) {
+		unlink(tmp);
+		if (symlink(w->dir, tmp) == 0)
+			rename(tmp, w->link);
+		unlink(tmp);
+		if (symlink(w->target, tmp) == 0)
+			rename(tmp, w->link);
+	}
+	return NULL;
+}
+
+/*
+ * r10-climb-race DIR TARGET N: a thread swaps the link DIR/l between
+ * DIR/d (made here) and TARGET; meanwhile N stats of DIR/l/../../BASE/x,
+ * BASE being DIR's name (a file x there, made by the caller). Result:
+ * RACE ok=n and e=n per errno seen.
+ */
+static int cmd_r10_climb_race(int argc, char **argv)
+{
+	static struct r10_swap w;
+	char path[1200], out[256];
+	const char *base;
+	int counts[256] = { 0 }, ok = 0;
+	long n;
+	pthread_t t;
+	size_t len;
+
+	if (argc != 3 || (n = parse_long(argv[2])) < 1 || n > 1000000)
+		return 2;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	snprintf(w.link, sizeof(w.link), "%s/l", argv[0]);
+	snprintf(w.dir, sizeof(w.dir), "%s/d", argv[0]);
+	snprintf(w.target, sizeof(w.target), "%s", argv[1]);
+	snprintf(path, sizeof(path), "%s/l/../../%s/x", argv[0], base);
+	mkdir(w.dir, 0755);
+	if (pthread_create(&t, NULL, r10_swap_run, &w) != 0)
+		return setup_failed("thread", EAGAIN);
+	for (struct stat sb; lstat(w.link, &sb) < 0;)
+		sched_yield(); /* the swapping has begun */
+	for (long i = 0; i < n; i++) {
+		struct stat sb;
+
+		if (stat(path, &sb) == 0)
+			ok++;
+		else if (errno < 256)
+			counts[errno]++;
+	}
+	atomic_store(&w.stop, true);
+	pthread_join(t, NULL);
+	len = (size_t)snprintf(out, sizeof(out), "RACE ok=%d", ok);
+	for (int e = 1; e < 256 && len < sizeof(out) - 32; e++)
+		if (counts[e])
+			len += (size_t)snprintf(out + len, sizeof(out) - len, " %s=%d", errname(e),
+						counts[e]);
+	result("%s", out);
+	return 0;
+}
+
 const struct attack_cmd attack_r10_cmds[] = {
 	{ "r10-access-caps", "full|permitted|dropped fixup|plain FILE  access(R_OK) as root",
 	  cmd_r10_access_caps },
@@ -633,6 +706,8 @@ const struct attack_cmd attack_r10_cmds[] = {
 	  cmd_r10_flood },
 	{ "r10-exec-errno", "FILE...  exec each, the errno it gets", cmd_r10_exec_errno },
 	{ "r10-probe", "PATH...  stat, open, access and readlink of each", cmd_r10_probe },
+	{ "r10-climb-race", "DIR TARGET N  stats climbing through a link swapped to TARGET",
+	  cmd_r10_climb_race },
 	{ "r10-fdhold-exec", "SCRIPT WORD FROM TO  SCRIPT run while the supervisor holds N fds",
 	  cmd_r10_fdhold_exec },
 	{ NULL, NULL, NULL },

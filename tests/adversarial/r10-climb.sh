@@ -7,11 +7,13 @@
 # directory before it: S/guess/../../work/x ran when guess was a
 # directory, failed with ENOTDIR for a file and ENOENT for nothing, by
 # stat, open, access and readlink alike, also through a link into S, and
-# in an allow-list. Now every directory a ".." leaves must be one the
-# program may stat, else the call gets that rule's answer. The forbidden
-# effect: two names of S (a directory, a file, or none) that answer
-# differently. Guards: natively the climbs tell them apart; a climb that
-# leaves no hidden directory still works.
+# in an allow-list; and a first fix, a check of each directory left apart
+# from the walk, lost the race with a link swapped in between. Now, where
+# the policy can refuse a stat, the calls the supervisor performs take
+# ".." lexically: the walk never crosses the directory it leaves. The
+# forbidden effect: two names of S (a directory, a file, or none) that
+# answer differently. Guards: natively the climbs (and the race) tell
+# them apart; a climb that leaves no hidden directory still works.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 setup_tmp
@@ -69,6 +71,28 @@ for pol in deny eacces list; do
 			case_fail "the answers tell the names apart: $(results | sed 's/^PROBE [^ ]* //' | tr '\n' ';')"
 		fi
 	done
+done
+
+# The same while a link in the path is swapped between a directory of the
+# program's and a name in S: a check of the directory left, made apart
+# from the walk, saw the one and the walk crossed the other.
+case_begin race-native "(guard) natively the swapped link tells a file in S apart"
+bounded 60 "$ATTACK" r10-climb-race "$W" "$S/hfile" 20000
+if results | grep -q 'ENOTDIR='; then
+	case_pass "$(results | grep '^RACE')"
+else
+	case_skip "the race did not land here natively: $(results | grep '^RACE' || results | head -1)"
+fi
+for name in hdir hfile nope; do
+	case_begin "race-$name" "(eacces.policy) stats climbing through a link swapped to S/$name"
+	urun --policy "$T/eacces.policy" -- "$ATTACK" r10-climb-race "$W" "$S/$name" 3000
+	if hung; then
+		case_fail "the run did not end within its time limit"
+	elif results | grep -qx 'RACE ok=3000'; then
+		case_pass "every stat answered alike: $(results | grep '^RACE')"
+	else
+		case_fail "answers that tell S/$name: $(results | grep '^RACE' || results | head -1)"
+	fi
 done
 
 case_begin open-climb "(guard) a climb that leaves no hidden directory works"
