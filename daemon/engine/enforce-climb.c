@@ -81,7 +81,7 @@ static int climb_check_prefix(struct enforce_call *c, int n, size_t end,
 	return 1;
 }
 
-/* The offsets where a ".." component of text starts. */
+/* Does a ".." component of text start at offset i? */
 static bool climb_is_dotdot(const char *text, size_t i)
 {
 	return text[i] == '.' && text[i + 1] == '.' && (i == 0 || text[i - 1] == '/') &&
@@ -136,9 +136,8 @@ void enforce_fold_dots(char *text)
 	}
 	while (out > (absolute ? 1u : 0u) && w[out - 1] == '/')
 		out--;
-	if (out == 0) {
+	if (out == 0)
 		w[out++] = '.';
-	}
 	if (trailing && w[out - 1] != '/')
 		w[out++] = '/';
 	w[out] = '\0';
