@@ -136,7 +136,7 @@ void enforce_free_state(struct enforce_call *c);
 /* The target, read once per call. -ENOENT: it is gone. */
 int enforce_target(struct enforce_call *c, unotify_target **ret);
 /*
- * Every directory a ".." of the call's paths leaves must be one the target
+ * Every directory a ".." of an exec's path leaves must be one the target
  * may stat (enforce-climb.c): 0, or 1 and the refusal in ret.
  */
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret);

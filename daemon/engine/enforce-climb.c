@@ -161,7 +161,9 @@ bool enforce_folds_dots(const struct enforce_call *c, const char *text)
 
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret)
 {
-	if (!c->paths || !policy_can_refuse(c->policy, SYS_newfstatat))
+	/* Every other family's text was folded as it was read: no ".." is left to climb. */
+	if (c->family != &enforce_exec_family || !c->paths ||
+	    !policy_can_refuse(c->policy, SYS_newfstatat))
 		return 0;
 	for (int n = 0; n < 2; n++) {
 		const char *text = c->paths[n].arg;
