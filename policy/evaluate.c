@@ -314,6 +314,7 @@ void evaluate_decide(const struct policy_rule *r, bool is_default, bool consulte
 		.line = is_default ? 0 : r->line,
 		.file = is_default ? NULL : r->file,
 		.path_consulted = consulted,
+		.by_path_rule = !is_default && r->n_paths > 0,
 	};
 }
 
@@ -331,6 +332,7 @@ static void evaluate_fail_closed(const struct policy_rule *r, struct policy_deci
 		.line = r->line,
 		.file = r->file,
 		.path_consulted = true,
+		.by_path_rule = r->n_paths > 0,
 	};
 }
 

@@ -146,6 +146,7 @@ struct policy_decision {
 	int line;                /* the rule that decided (0: default) */
 	const char *file;        /* its file */
 	bool path_consulted;     /* a path was read to decide: never CONTINUE */
+	bool by_path_rule;       /* the rule that decided has path= (never the default) */
 };
 
 int policy_evaluate(const struct policy *p, const struct policy_call *call,

@@ -136,10 +136,14 @@ void enforce_free_state(struct enforce_call *c);
 /* The target, read once per call. -ENOENT: it is gone. */
 int enforce_target(struct enforce_call *c, unotify_target **ret);
 /*
- * Every directory a ".." of an exec's path leaves must be one the target
- * may stat (enforce-climb.c): 0, or 1 and the refusal in ret.
+ * Every directory a ".." of the call's path texts leaves (an exec's, left
+ * unfolded; a socket's) must be one the target may stat (enforce-climb.c):
+ * 0, or 1 and the refusal in ret.
  */
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret);
+/* The same for one text the kernel will walk relative to dirfd (an exec's interpreter). */
+int enforce_climb_text(struct enforce_call *c, const char *text, int dirfd,
+		       struct policy_decision *ret);
 /* Takes the ".." of text lexically, in place (enforce-climb.c). */
 void enforce_fold_dots(char *text);
 /* Is path text, just read, to have its ".." taken lexically (enforce-climb.c)? */

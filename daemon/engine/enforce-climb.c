@@ -14,9 +14,10 @@
  *    through the directory it leaves, so nothing there can answer, and no
  *    link swapped meanwhile can change what the walk crosses;
  *  - what is left, a ".." of a call the kernel runs itself (exec, decided
- *    and CONTINUEd), has each directory it leaves resolved as the target
- *    would and decided as a newfstatat; a refusal refuses the whole call,
- *    with that rule's answer (enforce_climb_refusal). That check and the
+ *    and CONTINUEd, and the interpreters it names), has each directory it
+ *    leaves resolved as the target would and decided as a newfstatat; a
+ *    refusal refuses the whole call, with that rule's answer
+ *    (enforce_climb_refusal, enforce_climb_text). That check and the
  *    kernel's walk are two lookups: a program that swaps a link between
  *    them can still learn a name there (unotify.policy(5)).
  * A ".." inside a symbolic link's text is followed by the kernel alone.
@@ -42,25 +43,25 @@ static int climb_ask_path(void *userdata, int n, const char **ret_path)
 	return 0;
 }
 
-/* May the target stat the directory the text before offset `end` names? 0, or 1 and the refusal. */
-static int climb_check_prefix(struct enforce_call *c, int n, size_t end,
+/*
+ * May the target stat the directory text names up to offset `end`,
+ * relative to dirfd? 0, or 1 and the refusal.
+ */
+static int climb_check_prefix(struct enforce_call *c, const char *text, int dirfd, size_t end,
 			      struct policy_decision *ret)
 {
-	struct enforce_path *p = &c->paths[n];
 	struct policy_call call = { .nr = SYS_newfstatat, .args = { (uint64_t)AT_FDCWD } };
 	struct policy_args_ops ops = { .path = climb_ask_path };
-	struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
-	char prefix[sizeof(p->arg)];
+	struct unotify_path_how how = { .dirfd = dirfd, .walk = UNOTIFY_WALK_FOLLOW };
+	char prefix[sizeof(c->paths[0].arg)];
 	struct unotify_path res;
 	struct policy_decision d;
 	struct climb_ask ask;
 	unotify_target *t;
 	int r;
 
-	memcpy(prefix, p->arg, end);
+	memcpy(prefix, text, end);
 	prefix[end] = '\0';
-	if (c->pc && c->pc->dirfd_arg[n] >= 0)
-		how.dirfd = (int)c->args[c->pc->dirfd_arg[n]];
 	how.path = prefix;
 	if (enforce_target(c, &t) < 0 || unotify_path_resolve(t, &how, &res) < 0) {
 		*ret = (struct policy_decision){ .action = POLICY_DENY, .error = EPERM,
@@ -159,30 +160,56 @@ bool enforce_folds_dots(const struct enforce_call *c, const char *text)
 	       policy_can_refuse(c->policy, SYS_newfstatat);
 }
 
+/* Does the directory text names up to offset end end in a ".." (one that names no guess)? */
+static bool climb_ends_in_dotdot(const char *text, size_t end)
+{
+	return end >= 2 && text[end - 1] == '.' && text[end - 2] == '.' &&
+	       (end == 2 || text[end - 3] == '/');
+}
+
+int enforce_climb_text(struct enforce_call *c, const char *text, int dirfd,
+		       struct policy_decision *ret)
+{
+	if (!strstr(text, "..") || !policy_can_refuse(c->policy, SYS_newfstatat))
+		return 0;
+	for (size_t i = 0; text[i]; i++) {
+		size_t end = i;
+
+		if (!climb_is_dotdot(text, i))
+			continue;
+		while (end > 1 && text[end - 1] == '/')
+			end--;
+		/*
+		 * "..": the dirfd or cwd's parent, left from a place the
+		 * program is; "../..": a parent left for its own, no name
+		 * guessed on the way.
+		 */
+		if (end == 0 || (end == 1 && text[0] == '/') || climb_ends_in_dotdot(text, end))
+			continue;
+		if (climb_check_prefix(c, text, dirfd, end, ret))
+			return 1;
+	}
+	return 0;
+}
+
 int enforce_climb_refusal(struct enforce_call *c, struct policy_decision *ret)
 {
-	/* Every other family's text was folded as it was read: no ".." is left to climb. */
-	if (c->family != &enforce_exec_family || !c->paths ||
-	    !policy_can_refuse(c->policy, SYS_newfstatat))
+	/*
+	 * Every text the supervisor performs was folded as it was read, but
+	 * an exec's is the kernel's to walk, and a family that reads its text
+	 * another way (a socket's name) is held to the same rule here.
+	 */
+	if (!c->paths)
 		return 0;
 	for (int n = 0; n < 2; n++) {
-		const char *text = c->paths[n].arg;
+		int dirfd = AT_FDCWD;
 
-		if (!c->paths[n].have_arg || !strstr(text, ".."))
+		if (!c->paths[n].have_arg)
 			continue;
-		for (size_t i = 0; text[i]; i++) {
-			size_t end = i;
-
-			if (!climb_is_dotdot(text, i))
-				continue;
-			while (end > 1 && text[end - 1] == '/')
-				end--;
-			/* "..": the dirfd or cwd's parent, left from a place the program is. */
-			if (end == 0 || (end == 1 && text[0] == '/'))
-				continue;
-			if (climb_check_prefix(c, n, end, ret))
-				return 1;
-		}
+		if (c->pc && c->pc->dirfd_arg[n] >= 0)
+			dirfd = (int)c->args[c->pc->dirfd_arg[n]];
+		if (enforce_climb_text(c, c->paths[n].arg, dirfd, ret))
+			return 1;
 	}
 	return 0;
 }

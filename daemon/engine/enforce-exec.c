@@ -10,12 +10,13 @@
  * The Landlock layer, which checks the execute right in the kernel, closes
  * that race where it takes the exec rules (policy/landlock.c).
  *
- * `deny @file-exec kernel` refuses what the kernel's sandbox refuses, and
- * the kernel checks every file it executes for the call: the program, a
- * script's interpreter (#!, up to the kernel's depth) and the ELF
- * interpreter (the dynamic loader). Where the supervisor decides, an exec
- * allowed on its path is refused (EACCES) when one of its interpreters
- * meets such a rule, as the kernel would refuse it.
+ * The kernel executes more than the program for the call: a script's
+ * interpreter (#!, up to its depth) and the ELF interpreter (the dynamic
+ * loader), read from files the program may have made (enforce-exec-file.c
+ * reads them as the kernel does). An exec allowed on its path is refused
+ * when a #! interpreter is a program the policy would not let run, or the
+ * ELF interpreter meets a refusal that names it or a `kernel` rule (which
+ * refuses what the kernel's sandbox refuses: EACCES).
  *
  * The dynamic loader run as a program maps and runs any file it may read
  * (`ld.so FILE`, `#!ld.so FILE`), and an exec allow-list must let it run
@@ -37,11 +38,8 @@
 #include <unistd.h>
 
 #include "enforce-call.h"
+#include "enforce-exec.h"
 #include "lib/util.h"
-
-/* binfmt_script reads this much; the kernel runs at most 5 levels of interpreters. */
-#define EXEC_HEAD_MAX  256
-#define EXEC_DEPTH_MAX 5
 
 /* The audit trail shows what was run, as strace does, within these bounds. */
 #define EXEC_AUDIT_ARGS    32
@@ -107,223 +105,19 @@ static int exec_path(struct enforce_call *c, int n, const char **ret_path)
 	return enforce_resolve_path(c, 0, &how, ret_path);
 }
 
-/* Does a `kernel` rule name this syscall? Only then are interpreters asked. */
-static bool exec_has_kernel_rules(const struct policy *p, int nr)
-{
-	struct policy_rule_info in;
-	size_t i;
-
-	for (size_t k = 0; k < policy_syscall_rule_count(p, nr); k++)
-		if (policy_syscall_rule_at(p, nr, k, &i) == 0 && policy_rule_info(p, i, &in) == 0 &&
-		    in.kernel_answer)
-			return true;
-	return false;
-}
-
-/* What the kernel makes of one file it executes, as far as the decision needs. */
-enum exec_kind {
-	EXEC_OTHER,
-	EXEC_SCRIPT, /* #!: next is its interpreter, run with the script as argument */
-	EXEC_ELF,    /* an ELF program: next is its ELF interpreter, when it has one */
-	/*
-	 * An ELF shared object with no ELF interpreter that is not a PIE
-	 * program (DF_1_PIE): a dynamic loader (ld-linux, musl's libc.so), or
-	 * a library run as a program. Run so, a loader maps and runs any file
-	 * it may read, named on its command line.
-	 */
-	EXEC_LOADER,
-	/*
-	 * A file the supervisor cannot read (an execute-only copy, a
-	 * supervisor without CAP_DAC_OVERRIDE): it may be a loader, so it is
-	 * decided as one (fail closed: only its exact name lets it run).
-	 */
-	EXEC_UNREADABLE,
-};
-
-struct exec_file {
-	enum exec_kind kind;
-	bool has_next;
-	char next[4096];
-};
-
-/* The ELF header's fields the walk needs, 64 or 32 bits (the file's byte order being ours). */
-struct exec_elf {
-	bool is64;
-	unsigned int type, phnum, phentsize;
-	uint64_t phoff;
-};
-
-/*
- * The kernel's bound on the program header table (load_elf_phdrs): it
- * refuses to run a file whose table is larger, or whose entries are not
- * its struct's size. A file within it has every entry read, whatever
- * their number: the kernel takes the first PT_INTERP, wherever it is.
- */
-#define EXEC_PHDRS_MAX 65536
-
-/* Program header i of the table read in phdrs: its type and where its contents are. */
-static void exec_elf_phdr(const unsigned char *phdrs, const struct exec_elf *e, unsigned int i,
-			  uint32_t *ret_type, uint64_t *ret_off, uint64_t *ret_len)
-{
-	const unsigned char *at = phdrs + (size_t)i * e->phentsize;
-
-	if (e->is64) {
-		Elf64_Phdr ph;
-
-		memcpy(&ph, at, sizeof(ph));
-		*ret_type = ph.p_type, *ret_off = ph.p_offset, *ret_len = ph.p_filesz;
-	} else {
-		Elf32_Phdr ph;
-
-		memcpy(&ph, at, sizeof(ph));
-		*ret_type = ph.p_type, *ret_off = ph.p_offset, *ret_len = ph.p_filesz;
-	}
-}
-
-/*
- * The whole program header table, as the kernel reads it: 0 and the table
- * (to free), 1 when the kernel would refuse to run the file (no table, or
- * one out of its bounds), -1 when it cannot be read whole.
- */
-static int exec_elf_phdrs(int fd, const struct exec_elf *e, unsigned char **ret)
-{
-	size_t entry = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-	size_t size = (size_t)e->phnum * e->phentsize;
-	unsigned char *buf;
-
-	if (e->phentsize != entry || size == 0 || size > EXEC_PHDRS_MAX)
-		return 1;
-	buf = malloc(size);
-	if (!buf)
-		return -1;
-	if (pread(fd, buf, size, (off_t)e->phoff) != (ssize_t)size) {
-		free(buf);
-		return -1;
-	}
-	*ret = buf;
-	return 0;
-}
-
-/* Does the dynamic section hold DF_1_PIE (a position-independent program, not a library)? */
-static bool exec_elf_pie(int fd, bool is64, uint64_t off, uint64_t len)
-{
-	unsigned char buf[64 * sizeof(Elf64_Dyn)];
-	size_t esz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
-	ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), (off_t)off);
-
-	for (size_t i = 0; n > 0 && (i + 1) * esz <= (size_t)n; i++) {
-		int64_t tag;
-		uint64_t val;
-
-		if (is64) {
-			Elf64_Dyn d;
-
-			memcpy(&d, buf + i * esz, esz);
-			tag = d.d_tag, val = d.d_un.d_val;
-		} else {
-			Elf32_Dyn d;
-
-			memcpy(&d, buf + i * esz, esz);
-			tag = d.d_tag, val = d.d_un.d_val;
-		}
-		if (tag == DT_NULL)
-			break;
-		if (tag == DT_FLAGS_1)
-			return val & DF_1_PIE;
-	}
-	return false;
-}
-
-static void exec_elf_read(int fd, const unsigned char *head, size_t n, struct exec_file *ret)
-{
-	struct exec_elf e = { .is64 = n >= EI_NIDENT && head[EI_CLASS] == ELFCLASS64 };
-	_cleanup_free_ unsigned char *phdrs = NULL;
-	bool dynamic = false, pie = false;
-	int r;
-
-	ret->kind = EXEC_ELF;
-	if (n < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return;
-	if (e.is64) {
-		const Elf64_Ehdr *h = (const Elf64_Ehdr *)head;
-
-		e.type = h->e_type, e.phoff = h->e_phoff;
-		e.phnum = h->e_phnum, e.phentsize = h->e_phentsize;
-	} else {
-		const Elf32_Ehdr *h = (const Elf32_Ehdr *)head;
-
-		e.type = h->e_type, e.phoff = h->e_phoff;
-		e.phnum = h->e_phnum, e.phentsize = h->e_phentsize;
-	}
-	r = exec_elf_phdrs(fd, &e, &phdrs);
-	if (r < 0)
-		ret->kind = EXEC_UNREADABLE; /* what it would run is unknown: decided as a loader */
-	if (r != 0)
-		return;
-	for (unsigned int i = 0; i < e.phnum; i++) {
-		uint64_t off, len;
-		uint32_t type;
-
-		exec_elf_phdr(phdrs, &e, i, &type, &off, &len);
-		if (type == PT_DYNAMIC && !dynamic) {
-			dynamic = true;
-			pie = exec_elf_pie(fd, e.is64, off, len);
-		}
-		if (type != PT_INTERP)
-			continue;
-		if (len < 2 || len > sizeof(ret->next) ||
-		    pread(fd, ret->next, len, (off_t)off) != (ssize_t)len ||
-		    ret->next[len - 1] != '\0')
-			return;
-		ret->has_next = true;
-		return;
-	}
-	if (e.type == ET_DYN && dynamic && !pie)
-		ret->kind = EXEC_LOADER;
-}
-
-/* What the kernel does with the file open at pathfd: its kind, and the next file it runs. */
-static void exec_file_read(int pathfd, struct exec_file *ret)
-{
-	unsigned char head[EXEC_HEAD_MAX + 1];
-	_cleanup_close_ int fd = -1;
-	char link[64];
-	ssize_t n;
-
-	ret->kind = EXEC_OTHER;
-	ret->has_next = false;
-	/* Read as the supervisor: the kernel runs what the program may not read. */
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", pathfd);
-	fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	n = fd < 0 ? -1 : pread(fd, head, EXEC_HEAD_MAX, 0);
-	if (n < 0)
-		ret->kind = EXEC_UNREADABLE;
-	if (n < 4)
-		return;
-	head[n] = '\0';
-	if (head[0] == '#' && head[1] == '!') {
-		const char *s = (const char *)head + 2 + strspn((const char *)head + 2, " \t");
-		size_t len = strcspn(s, " \t\n");
-
-		ret->kind = EXEC_SCRIPT;
-		if (!len || len >= sizeof(ret->next))
-			return;
-		memcpy(ret->next, s, len);
-		ret->next[len] = '\0';
-		ret->has_next = true;
-		return;
-	}
-	if (memcmp(head, ELFMAG, SELFMAG) == 0)
-		exec_elf_read(fd, head, (size_t)n, ret);
-}
-
 struct exec_ask {
 	const char *path;
+	bool unnamed;
 };
 
 static int exec_ask_path(void *userdata, const char **ret_path)
 {
-	*ret_path = ((struct exec_ask *)userdata)->path;
+	const struct exec_ask *ask = userdata;
+
+	/* As for the program's own path (enforce_cb_path): no name, no match. */
+	if (ask->unnamed)
+		return -EACCES;
+	*ret_path = ask->path;
 	return 0;
 }
 
@@ -370,18 +164,70 @@ static bool exec_kernel_refuses(int err)
 }
 
 /*
+ * May an interpreter the kernel runs for the call run? A #! interpreter is
+ * a program, run with the script as its argument: decided as an exec of
+ * it, by every rule and the default. The ELF interpreter runs for the
+ * program and is not one: an exec allow-list need not name the loader, so
+ * only a refusal that names it (a rule with path=) or the kernel's sandbox
+ * (a `kernel` rule: EACCES, blamed on it) stops it. 1 and the refusal in
+ * ret, or 0.
+ */
+static int exec_check_interpreter(struct enforce_call *c, const struct unotify_path *file,
+				  bool elf, struct policy_decision *ret)
+{
+	struct policy_call call = { .nr = SYS_execve };
+	struct exec_ask ask = { .path = file->path, .unnamed = file->unnamed };
+	struct policy_decision d;
+
+	if (policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) < 0)
+		return exec_check_failed(ret);
+	if (d.action == POLICY_ALLOW || d.action == POLICY_LOG)
+		return 0;
+	if (elf && !d.kernel_answer && !d.by_path_rule)
+		return 0;
+	d.path_consulted = true;
+	*ret = d;
+	return 1;
+}
+
+/*
+ * The next file the kernel runs, named by f (a #! line, a PT_INTERP): the
+ * directories its ".." leave (enforce_climb_text), its lookup as the
+ * target's, its decision, a missing one's too (the refusal's answer, not
+ * the kernel's, is what a hidden name gets). 0 and the file in ret (to
+ * release), 1 and the refusal in refusal, or 2: the kernel's own lookup
+ * fails there, and runs nothing further.
+ */
+static int exec_next(struct enforce_call *c, unotify_target *t, const struct exec_file *f,
+		     struct unotify_path *ret, struct policy_decision *refusal)
+{
+	struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW,
+					.path = f->next };
+	int r;
+
+	if (enforce_climb_text(c, f->next, AT_FDCWD, refusal))
+		return 1;
+	if (unotify_path_resolve(t, &how, ret) < 0)
+		return exec_check_failed(refusal);
+	r = exec_check_interpreter(c, ret, f->kind != EXEC_SCRIPT, refusal);
+	if (r == 0 && ret->error)
+		r = exec_kernel_refuses(ret->error) ? 2 : exec_check_failed(refusal);
+	if (r != 0)
+		unotify_path_release(ret);
+	return r;
+}
+
+/*
  * Every file the kernel executes for the call, as it does: the program, a
- * script's interpreter (#!, up to its depth), the ELF interpreter. A
- * program or #! interpreter that is a loader (EXEC_LOADER) must be named
- * (exec_check_loader); with `kernel` rules, every interpreter must not
- * meet one (the kernel's sandbox would refuse it: EACCES, blamed on the
- * rule). 1 and the refusal in ret, or 0.
+ * script's interpreter (#!, up to its depth), the ELF interpreter of an
+ * ELF file at any depth. A program or #! interpreter that is a loader
+ * (EXEC_LOADER) must be named (exec_check_loader); every interpreter must
+ * pass exec_check_interpreter. 1 and the refusal in ret, or 0.
  */
 static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 {
 	struct policy_call call = { .nr = c->req->data.nr };
-	bool kernel = exec_has_kernel_rules(c->policy, call.nr);
-	struct unotify_path res[EXEC_DEPTH_MAX];
+	struct unotify_path res[EXEC_DEPTH_MAX + 1];
 	const struct unotify_path *file = &c->paths[0].res;
 	int fd = file->fd, n_res = 0, r = 0;
 	const char *path = file->path;
@@ -391,9 +237,6 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 	if (fd < 0)
 		return exec_check_failed(ret);
 	for (int depth = 0; depth <= EXEC_DEPTH_MAX && r == 0; depth++) {
-		struct unotify_path_how how = { .dirfd = AT_FDCWD, .walk = UNOTIFY_WALK_FOLLOW };
-		struct policy_decision d;
-		struct exec_ask ask;
 		unotify_target *t;
 
 		if (enforce_target(c, &t) < 0) {
@@ -415,31 +258,19 @@ static int exec_check_files(struct enforce_call *c, struct policy_decision *ret)
 		if ((f.kind == EXEC_LOADER || f.kind == EXEC_UNREADABLE) &&
 		    (r = exec_check_loader(c, &call, path, ret)))
 			break;
-		/* The ELF interpreter runs for the program: it is not a program itself. */
-		if (!f.has_next || depth == EXEC_DEPTH_MAX)
+		/* A #! at the last depth is the kernel's ELOOP; an ELF there still loads its interpreter. */
+		if (!f.has_next || (f.kind == EXEC_SCRIPT && depth == EXEC_DEPTH_MAX))
 			break;
-		how.path = f.next;
-		if (unotify_path_resolve(t, &how, &res[n_res]) < 0) {
-			r = exec_check_failed(ret);
-			break;
-		}
-		if (res[n_res].error) {
-			/* A missing interpreter: the kernel says ENOENT itself, sandbox or not. */
-			if (!exec_kernel_refuses(res[n_res].error))
-				r = exec_check_failed(ret);
-			unotify_path_release(&res[n_res]);
+		r = exec_next(c, t, &f, &res[n_res], ret);
+		if (r != 0) {
+			r = r == 1;
 			break;
 		}
 		file = &res[n_res];
-		path = ask.path = res[n_res].path;
+		path = res[n_res].path;
 		fd = res[n_res++].fd;
 		call = (struct policy_call){ .nr = SYS_execve };
-		if (kernel && policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) == 0 &&
-		    d.action == POLICY_DENY && d.kernel_answer) {
-			d.path_consulted = true;
-			*ret = d;
-			r = 1;
-		}
+		/* The ELF interpreter is loaded by the ELF handler, not run through another. */
 		if (f.kind != EXEC_SCRIPT)
 			break;
 	}

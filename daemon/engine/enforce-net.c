@@ -295,9 +295,12 @@ static int net_view_path(struct enforce_call *c, struct net_state *s, struct pol
 		return enforce_fail(c, ENOMEM);
 	memcpy(p[0].arg, s->addr + off, len);
 	p[0].arg[len] = '\0';
+	/* As enforce_read_path does: a socket's name climbs out of a directory as a file's would. */
+	if (enforce_folds_dots(c, p[0].arg))
+		enforce_fold_dots(p[0].arg);
 	p[0].have_arg = true;
 	if (!resolve) {
-		memcpy(v->unix_path, p[0].arg, len + 1);
+		memcpy(v->unix_path, p[0].arg, strlen(p[0].arg) + 1);
 		return 0;
 	}
 	r = enforce_resolve_path(c, 0, &how, &path);

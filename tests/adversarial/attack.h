@@ -106,6 +106,7 @@ extern const struct attack_cmd attack_r7_cmds[];
 extern const struct attack_cmd attack_r7_abi_cmds[];
 extern const struct attack_cmd attack_r8_cmds[];
 extern const struct attack_cmd attack_r10_cmds[];
+extern const struct attack_cmd attack_r11_exec_cmds[];
 
 /* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
 #define R7_UID 1000

@@ -70,6 +70,28 @@ need_loader() {
 	[ -n "$LOADER" ] && [ -x "$LOADER" ] || skip "no x86-64 dynamic loader at /lib64/ld-linux-x86-64.so.2"
 }
 
+# need_denied_program OUT: OUT is a static PIE that prints DENIED-PROGRAM-RAN
+# (no loader, no library: it runs as a program and as an ELF interpreter),
+# or the test is skipped.
+need_denied_program() {
+	[ "$(uname -m)" = x86_64 ] || skip "the refused program is x86-64 ($(uname -m))"
+	cat >"$T/denied.c" <<'CODE'
+void _start(void)
+{
+	static const char msg[] = "DENIED-PROGRAM-RAN\n";
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "a"(1), "D"(1), "S"(msg), "d"(sizeof(msg) - 1)
+			 : "rcx", "r11", "memory");
+	__asm__ volatile("syscall" : : "a"(60), "D"(0) : "rcx", "r11", "memory");
+	for (;;)
+		;
+}
+CODE
+	${CC:-cc} -O1 -fPIE -static-pie -nostdlib -o "$1" "$T/denied.c" 2>"$T/cc.err" ||
+		skip "no static-pie program could be built: $(head -1 "$T/cc.err")"
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
 }

@@ -15,24 +15,9 @@
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "the refused program is made in a directory of its own"
 setup_tmp
-[ "$(uname -m)" = x86_64 ] || skip "the crafted ELF is x86-64 ($(uname -m))"
 
 mkdir -p "$T/denied" "$T/ok"
-cat >"$T/denied.c" <<'CODE'
-void _start(void)
-{
-	static const char msg[] = "DENIED-PROGRAM-RAN\n";
-	long r;
-
-	__asm__ volatile("syscall" : "=a"(r) : "a"(1), "D"(1), "S"(msg), "d"(sizeof(msg) - 1)
-			 : "rcx", "r11", "memory");
-	__asm__ volatile("syscall" : : "a"(60), "D"(0) : "rcx", "r11", "memory");
-	for (;;)
-		;
-}
-CODE
-${CC:-cc} -O1 -fPIE -static-pie -nostdlib -o "$T/denied/prog" "$T/denied.c" 2>"$T/cc.err" ||
-	skip "no static-pie program could be built: $(head -1 "$T/cc.err")"
+need_denied_program "$T/denied/prog"
 printf 'default allow\ndeny @file-read path=%s/denied/** EACCES\ndeny execve execveat path=%s/denied/** kernel\n' \
 	"$T" "$T" >"$T/p.policy"
 

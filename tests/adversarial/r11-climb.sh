@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 11, names in a hidden directory told by climbing out of it with
+# ".." through two routes round 10's fix did not take (found by an
+# adversarial review):
+#  - a unix socket's name (connect, sendto): it was read apart from the
+#    file paths, never folded, and the climb check had been narrowed to
+#    execs; S/hdir/../../work/sock connected, S/hfile/.. failed with
+#    ENOTDIR and S/nope/.. with ENOENT (unix-*). Now a socket's name is
+#    folded as a file's is, and any text left with a climb is checked;
+#  - the #! line of a script of the program's own: the interpreter's name
+#    was looked up apart from any rule, and the kernel's answer told what
+#    S/name was, climbing or not (interp-*). Now the interpreter's climbs
+#    are checked, and its name is decided as a program's.
+# The policy hides S (every file call, socket names, chdir, statfs and
+# inotify refused with ENOENT). The forbidden effect: the three names of
+# S (a directory, a file, none) answer differently. Guards: natively they
+# do; a climb that leaves no hidden directory works.
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+setup_tmp
+
+S=$T/secret
+W=$T/work
+mkdir -p "$S/hdir" "$W"
+: >"$S/hfile"
+"$ATTACK" r11-unix-bind "$W/sock" >/dev/null || fail "no socket file could be made in $W"
+printf '#!/bin/sh\necho INTERP-RAN\n' >"$W/interp"
+chmod 755 "$W/interp"
+for name in hdir hfile nope; do
+	printf '#!%s/%s/../../work/interp\n' "$S" "$name" >"$W/climb-$name"
+	printf '#!%s/%s\n' "$S" "$name" >"$W/direct-$name"
+	chmod 755 "$W/climb-$name" "$W/direct-$name"
+done
+cat >"$T/hide.policy" <<EOF
+default allow
+deny chdir fchdir statfs inotify_add_watch ENOENT
+deny @file-read @file-stat @file-write @file-create @file-delete @file-attr @file-exec path=$S path=$S/** ENOENT
+deny @net-connect @net-bind unix=$S unix=$S/** ENOENT
+EOF
+
+# alike PREFIX: the three lines of the last run starting with PREFIX answer alike.
+alike() {
+	[ "$(results | grep -c "^$1")" = 3 ] &&
+		[ "$(results | grep "^$1" | sed "s/^$1 [^ ]* //" | sort -u | wc -l)" = 1 ]
+}
+
+answers() {
+	results | grep "^$1" | sed "s/^$1 [^ ]* //" | tr '\n' ';'
+}
+
+unix_probes() {
+	echo "$S/hdir/../../work/sock" "$S/hfile/../../work/sock" "$S/nope/../../work/sock"
+}
+
+case_begin unix-native "(guard) natively the socket climbs tell a directory, a file and nothing apart"
+bounded 20 "$ATTACK" r11-unix-probe $(unix_probes)
+if alike UNIX; then
+	case_fail "natively the three answer alike: $(answers UNIX)"
+else
+	case_pass "$(answers UNIX)"
+fi
+
+for how in supervisor layer; do
+	opt=--no-landlock
+	[ "$how" = layer ] && opt=
+	case_begin "unix-$how" "unix connect and sendto climbing out of S answer alike ($how)"
+	# shellcheck disable=SC2086
+	urun $opt --policy "$T/hide.policy" -- "$ATTACK" r11-unix-probe $(unix_probes)
+	if hung; then
+		case_fail "the run did not end within its time limit"
+	elif alike UNIX; then
+		case_pass "alike: $(results | grep '^UNIX' | head -1 | sed 's/^UNIX [^ ]* //')"
+	else
+		case_fail "the answers tell the names apart: $(answers UNIX)"
+	fi
+done
+
+for form in climb direct; do
+	scripts="$W/$form-hdir $W/$form-hfile $W/$form-nope"
+	case_begin "interp-$form-native" "(guard) natively the #! lines ($form) tell the names apart"
+	# shellcheck disable=SC2086
+	bounded 20 "$ATTACK" r10-exec-errno $scripts
+	if alike EXEC; then
+		case_fail "natively the three answer alike: $(answers EXEC)"
+	else
+		case_pass "$(answers EXEC)"
+	fi
+	for how in supervisor layer; do
+		opt=--no-landlock
+		[ "$how" = layer ] && opt=
+		case_begin "interp-$form-$how" "scripts whose #! line ($form) names S/name answer alike ($how)"
+		# shellcheck disable=SC2086
+		urun $opt --policy "$T/hide.policy" -- "$ATTACK" r10-exec-errno $scripts
+		if hung; then
+			case_fail "the run did not end within its time limit"
+		elif alike EXEC; then
+			case_pass "alike: $(results | grep '^EXEC' | head -1 | sed 's/^EXEC [^ ]* //')"
+		else
+			case_fail "the answers tell the names apart: $(answers EXEC)"
+		fi
+	done
+done
+
+case_begin unix-guard "(guard) a socket climb that leaves no hidden directory connects as natively"
+bounded 20 "$ATTACK" r11-unix-probe "$W/../work/sock"
+native=$(results | sed 's/^UNIX [^ ]* //')
+urun --policy "$T/hide.policy" -- "$ATTACK" r11-unix-probe "$W/../work/sock"
+if [ "$(results | sed 's/^UNIX [^ ]* //')" = "$native" ]; then
+	case_pass "$native"
+else
+	case_fail "differs: $(results | head -1) (natively: $native)"
+fi
+
+finish
