@@ -10,6 +10,8 @@
  * ones are dropped), and only when there is none do the conditional
  * entries apply, in profile order (profiles use them with one action per
  * syscall; where two overlap with different actions, the first wins).
+ * An entry's conditions are ANDed in one rule, unless two test the same
+ * argument: then, as runc does, each condition is a rule of its own.
  * An SCMP_ACT_NOTIFY entry gives no rule: its calls go on to the rules
  * after the include, then the default (still deciding its syscalls when
  * it has no args, as above).
@@ -34,18 +36,18 @@ static bool profile_action_equal(const struct profile_action *a, const struct pr
 	       a->value == b->value;
 }
 
-static int profile_rule_conds(struct policy_rule *r, const struct profile_entry *e)
+static int profile_rule_conds(struct policy_rule *r, const struct policy_cond *conds, size_t n)
 {
-	if (!e->n_conds)
+	if (!n)
 		return 0;
-	r->conds = calloc(e->n_conds, sizeof(*r->conds));
-	r->cond_words = calloc(e->n_conds, sizeof(char *));
+	r->conds = calloc(n, sizeof(*r->conds));
+	r->cond_words = calloc(n, sizeof(char *));
 	if (!r->conds || !r->cond_words)
 		return -ENOMEM;
-	for (size_t i = 0; i < e->n_conds; i++) {
-		r->conds[i] = e->conds[i];
-		r->conds[i].text = strdup(e->conds[i].text);
-		r->cond_words[i] = strdup(e->conds[i].text);
+	for (size_t i = 0; i < n; i++) {
+		r->conds[i] = conds[i];
+		r->conds[i].text = strdup(conds[i].text);
+		r->cond_words[i] = strdup(conds[i].text);
 		r->n_conds = i + 1;
 		r->n_cond_words = i + 1;
 		if (!r->conds[i].text || !r->cond_words[i])
@@ -54,8 +56,12 @@ static int profile_rule_conds(struct policy_rule *r, const struct profile_entry 
 	return 0;
 }
 
-/* The entry's syscalls not decided yet become one rule; decided marks those it decides. */
-static int profile_emit_entry(struct parser *ps, const struct profile_entry *e, bool *decided)
+/*
+ * The entry's syscalls not decided yet, under conds (all of the entry's,
+ * or one of them), become one rule; decided marks those it decides.
+ */
+static int profile_emit_rule(struct parser *ps, const struct profile_entry *e,
+			     const struct policy_cond *conds, size_t n_conds, bool *decided)
 {
 	struct policy_rule r = {
 		.file = ps->file,
@@ -85,13 +91,39 @@ static int profile_emit_entry(struct parser *ps, const struct profile_entry *e, 
 		}
 	}
 	if (err == 0 && r.n_syscalls)
-		err = profile_rule_conds(&r, e);
+		err = profile_rule_conds(&r, conds, n_conds);
 	if (err == 0 && r.n_syscalls) {
-		for (size_t i = 0; i < r.n_syscalls && !e->n_conds; i++)
+		for (size_t i = 0; i < r.n_syscalls && !n_conds; i++)
 			decided[r.syscalls[i]] = true;
 		err = policy_push_rule(ps->p, &r);
 	}
 	rule_free(&r);
+	return err;
+}
+
+/* Do two of the entry's conditions test the same argument? */
+static bool profile_entry_repeats_index(const struct profile_entry *e)
+{
+	for (size_t i = 0; i < e->n_conds; i++)
+		for (size_t k = i + 1; k < e->n_conds; k++)
+			if (e->conds[i].arg == e->conds[k].arg)
+				return true;
+	return false;
+}
+
+/*
+ * runc ANDs an entry's conditions in one rule, unless two of them test
+ * the same argument: then each condition is a rule of its own, all of
+ * them ORed, those on other arguments too (libcontainer's matchCall).
+ */
+static int profile_emit_entry(struct parser *ps, const struct profile_entry *e, bool *decided)
+{
+	int err = 0;
+
+	if (!profile_entry_repeats_index(e))
+		return profile_emit_rule(ps, e, e->conds, e->n_conds, decided);
+	for (size_t i = 0; i < e->n_conds && err == 0; i++)
+		err = profile_emit_rule(ps, e, &e->conds[i], 1, decided);
 	return err;
 }
 
