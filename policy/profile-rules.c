@@ -8,8 +8,8 @@
  * syscalls whatever conditional entries say (its chain is shorter). So,
  * per syscall: the first applicable entry without args decides it (later
  * ones are dropped), and only when there is none do the conditional
- * entries apply, in profile order (profiles use them with one action per
- * syscall; where two overlap with different actions, the first wins).
+ * entries apply: the most refusing action first (profile_in_round), in
+ * profile order within one severity.
  * An entry's conditions are ANDed in one rule, unless two test the same
  * argument: then, as runc does, each condition is a rule of its own.
  * An SCMP_ACT_NOTIFY entry gives no rule: its calls go on to the rules
@@ -127,6 +127,43 @@ static int profile_emit_entry(struct parser *ps, const struct profile_entry *e, 
 	return err;
 }
 
+/*
+ * How much an action refuses: kill (KILL*, TRAP) > deny (ERRNO, TRACE,
+ * ERRNO 0's return) > log > allow (and NOTIFY, which gives no rule).
+ */
+static int profile_severity(const struct profile_action *a)
+{
+	switch (a->action) {
+	case POLICY_KILL:
+		return 3;
+	case POLICY_DENY:
+	case POLICY_RETURN:
+		return 2;
+	case POLICY_LOG:
+		return 1;
+	case POLICY_ALLOW:
+		break;
+	}
+	return 0;
+}
+
+#define PROFILE_ROUNDS 5 /* the unconditional entries, then one round per severity */
+
+/*
+ * Round 0 emits the entries without args, rounds 1 to 4 the conditional
+ * ones, the most refusing first. Where conditional entries of one syscall
+ * overlap with different actions, libseccomp's tree decides which applies,
+ * in an order of its own that is not the profile's; first-match rules in
+ * this order give the call the most refusing of them, never less than
+ * runc refuses.
+ */
+static bool profile_in_round(const struct profile_entry *e, int round)
+{
+	if (round == 0)
+		return e->n_conds == 0;
+	return e->n_conds > 0 && profile_severity(&e->act) == PROFILE_ROUNDS - 1 - round;
+}
+
 int profile_emit(struct parser *ps, struct profile_entry *entries, size_t n, const struct profile_action *def)
 {
 	_cleanup_free_ bool *decided = calloc(POLICY_NR_MAX, sizeof(bool));
@@ -134,11 +171,11 @@ int profile_emit(struct parser *ps, struct profile_entry *entries, size_t n, con
 
 	if (!decided)
 		return -ENOMEM;
-	for (int pass = 0; pass < 2 && err == 0; pass++)
+	for (int round = 0; round < PROFILE_ROUNDS && err == 0; round++)
 		for (size_t i = 0; i < n && err == 0; i++) {
 			const struct profile_entry *e = &entries[i];
 
-			if ((pass == 0) != (e->n_conds == 0))
+			if (!profile_in_round(e, round))
 				continue;
 			if (def && profile_action_equal(&e->act, def))
 				continue;
