@@ -15,11 +15,12 @@
  * An SCMP_ACT_NOTIFY entry gives no rule: its calls go on to the rules
  * after the include, then the default (still deciding its syscalls when
  * it has no args, as above).
- * Entries with the default's own action are dropped, as runc drops them
- * (libseccomp refuses such a rule), so that they cannot shadow the
- * conditional entries of their syscalls. Rules come out unconditional
- * entries first: an unconditional rule and a conditional one never share
- * a syscall, so the order between them does not matter.
+ * Entries with the default's own action (libseccomp's, errno included)
+ * are dropped, as runc drops them (libseccomp refuses such a rule), so
+ * that they cannot shadow the conditional entries of their syscalls.
+ * Rules come out unconditional entries first: an unconditional rule and a
+ * conditional one never share a syscall, so the order between them does
+ * not matter.
  */
 #include "config.h"
 
@@ -30,10 +31,14 @@
 #include "lib/util.h"
 #include "policy/profile.h"
 
+/*
+ * Is the entry's action the default's? As runc decides it: by libseccomp's
+ * action and errno, not by the policy action they map to (KILL_PROCESS and
+ * TRAP both kill here, but differ there, and runc keeps the entry).
+ */
 static bool profile_action_equal(const struct profile_action *a, const struct profile_action *b)
 {
-	return a->skip == b->skip && a->action == b->action && a->error == b->error &&
-	       a->value == b->value;
+	return a->scmp == b->scmp;
 }
 
 static int profile_rule_conds(struct policy_rule *r, const struct policy_cond *conds, size_t n)

@@ -159,17 +159,35 @@ static int profile_errno_of(struct parser *ps, const char *where, json_object *r
 	return 0;
 }
 
+/*
+ * scmp: libseccomp's action as runc's getAction gives it (KILL is
+ * KILL_THREAD there); with_ret: the errnoRet goes in its low 16 bits.
+ */
 static const struct {
 	const char *name;
 	enum policy_action action;
 	int error;
+	uint32_t scmp;
+	bool with_ret;
 } profile_actions[] = {
-	{ "SCMP_ACT_ALLOW", POLICY_ALLOW, 0 },	{ "SCMP_ACT_ERRNO", POLICY_DENY, -1 },
-	{ "SCMP_ACT_KILL", POLICY_KILL, 0 },	{ "SCMP_ACT_KILL_THREAD", POLICY_KILL, 0 },
-	{ "SCMP_ACT_KILL_PROCESS", POLICY_KILL, 0 }, { "SCMP_ACT_TRAP", POLICY_KILL, 0 },
-	{ "SCMP_ACT_LOG", POLICY_LOG, 0 },	{ "SCMP_ACT_TRACE", POLICY_DENY, ENOSYS },
-	{ "SCMP_ACT_NOTIFY", POLICY_ALLOW, 0 },
+	{ "SCMP_ACT_ALLOW", POLICY_ALLOW, 0, SCMP_ACT_ALLOW, false },
+	{ "SCMP_ACT_ERRNO", POLICY_DENY, -1, SCMP_ACT_ERRNO(0), true },
+	{ "SCMP_ACT_KILL", POLICY_KILL, 0, SCMP_ACT_KILL_THREAD, false },
+	{ "SCMP_ACT_KILL_THREAD", POLICY_KILL, 0, SCMP_ACT_KILL_THREAD, false },
+	{ "SCMP_ACT_KILL_PROCESS", POLICY_KILL, 0, SCMP_ACT_KILL_PROCESS, false },
+	{ "SCMP_ACT_TRAP", POLICY_KILL, 0, SCMP_ACT_TRAP, false },
+	{ "SCMP_ACT_LOG", POLICY_LOG, 0, SCMP_ACT_LOG, false },
+	{ "SCMP_ACT_TRACE", POLICY_DENY, ENOSYS, SCMP_ACT_TRACE(0), true },
+	{ "SCMP_ACT_NOTIFY", POLICY_ALLOW, 0, SCMP_ACT_NOTIFY, false },
 };
+
+/* The value runc gives an ERRNO or TRACE action: errnoRet as 16 bits, EPERM when absent. */
+static uint32_t profile_ret_data(json_object *errno_ret)
+{
+	if (!errno_ret || !json_object_is_type(errno_ret, json_type_int))
+		return EPERM;
+	return (uint32_t)json_object_get_int64(errno_ret) & 0xffff;
+}
 
 static int profile_action_of(struct parser *ps, const char *where, json_object *act,
 			 json_object *errno_ret, struct profile_action *ret)
@@ -191,7 +209,10 @@ static int profile_action_of(struct parser *ps, const char *where, json_object *
 	}
 	*ret = (struct profile_action){ .action = profile_actions[i].action,
 				    .error = profile_actions[i].error,
-				    .skip = strcmp(name, "SCMP_ACT_NOTIFY") == 0 };
+				    .skip = strcmp(name, "SCMP_ACT_NOTIFY") == 0,
+				    .scmp = profile_actions[i].scmp };
+	if (profile_actions[i].with_ret)
+		ret->scmp |= profile_ret_data(errno_ret);
 	if (profile_actions[i].error >= 0)
 		return 0;
 	e = profile_errno_of(ps, where, errno_ret, &ret->error);

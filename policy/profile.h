@@ -11,6 +11,12 @@ struct profile_action {
 	int error;
 	int64_t value;
 	bool skip;
+	/*
+	 * libseccomp's action as runc's getAction makes it (with errnoRet for
+	 * ERRNO and TRACE), which runc compares with the default's: several
+	 * of them map to one policy action.
+	 */
+	uint32_t scmp;
 };
 
 /* One entry of syscalls[] that applies to the target (includes/excludes held). */
