@@ -10,7 +10,9 @@
  * needed: the filter covers the native architecture and kills calls
  * through any other (x86 and x32 on x86_64), where Docker would run them
  * through the same rules. flags, listenerPath and the like are for the
- * runtime, not the policy, and are ignored.
+ * runtime, not the policy, and are ignored. Keys are matched as Go
+ * matches them, case aside (profile-keys.c); a key that names nothing is
+ * warned of.
  *
  * includes/excludes are decided as Moby decides them: includes.caps needs
  * every listed capability, excludes.caps drops the entry when any is held;
@@ -65,6 +67,17 @@ static const char *const profile_caps[] = {
 	"CAP_CHECKPOINT_RESTORE",
 };
 
+/* The keys Moby's profile type reads, per object (the others are ignored, with a warning). */
+static const char *const profile_top_keys[] = {
+	"defaultAction", "defaultErrnoRet", "architectures", "archMap", "flags",
+	"listenerPath",	 "listenerMetadata", "syscalls",      NULL,
+};
+static const char *const profile_entry_keys[] = {
+	"names", "name", "action", "errnoRet", "args", "comment", "includes", "excludes", NULL,
+};
+static const char *const profile_arg_keys[] = { "index", "value", "valueTwo", "op", NULL };
+static const char *const profile_filter_keys[] = { "caps", "arches", "minKernel", NULL };
+
 /* The native architecture as OCI profiles name it (libseccomp-golang's names). */
 static const char *profile_native_arch(void)
 {
@@ -101,10 +114,7 @@ bool profile_is_json(const char *name, const char *text)
 	return text[0] == '{';
 }
 
-/* "syscalls[3]: ..." errors and warnings, about the profile as a whole (no line). */
-static void profile_report(struct parser *ps, enum policy_severity sev, const char *hint,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void profile_report(struct parser *ps, enum policy_severity sev, const char *hint,
+void profile_report(struct parser *ps, enum policy_severity sev, const char *hint,
 		       const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL;
@@ -254,9 +264,9 @@ static bool profile_filter_holds(const struct policy *p, json_object *f, bool in
 
 	if (!f || !json_object_is_type(f, json_type_object))
 		return !include ? false : true;
-	json_object_object_get_ex(f, "caps", &caps);
-	json_object_object_get_ex(f, "arches", &arches);
-	json_object_object_get_ex(f, "minKernel", &min);
+	profile_key_get(f, "caps", &caps);
+	profile_key_get(f, "arches", &arches);
+	profile_key_get(f, "minKernel", &min);
 	if (caps && json_object_is_type(caps, json_type_array) &&
 	    json_object_array_length(caps) > 0) {
 		bool has_all = true, has_any = false;
@@ -316,16 +326,20 @@ static uint64_t profile_u64(json_object *v)
 	return s < 0 ? (uint64_t)s : json_object_get_uint64(v);
 }
 
-static int profile_arg(struct parser *ps, const char *where, json_object *a, struct policy_cond *c)
+static int profile_arg(struct parser *ps, const char *entry, size_t k, json_object *a,
+		       struct policy_cond *c)
 {
 	json_object *index = NULL, *value = NULL, *two = NULL, *op = NULL;
 	const char *opname;
+	char where[64];
 	size_t i;
 
-	json_object_object_get_ex(a, "index", &index);
-	json_object_object_get_ex(a, "value", &value);
-	json_object_object_get_ex(a, "valueTwo", &two);
-	json_object_object_get_ex(a, "op", &op);
+	snprintf(where, sizeof(where), "%s.args[%zu]", entry, k);
+	profile_keys_check(ps, where, a, profile_arg_keys);
+	profile_key_get(a, "index", &index);
+	profile_key_get(a, "value", &value);
+	profile_key_get(a, "valueTwo", &two);
+	profile_key_get(a, "op", &op);
 	opname = op ? json_object_get_string(op) : "";
 	for (i = 0; i < ARRAY_SIZE(profile_ops) && strcmp(opname, profile_ops[i].name) != 0; i++)
 		;
@@ -369,7 +383,7 @@ static int profile_entry_args(struct parser *ps, const char *where, json_object 
 	if (!e->conds)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		r = profile_arg(ps, where, json_object_array_get_idx(args, i), &e->conds[i]);
+		r = profile_arg(ps, where, i, json_object_array_get_idx(args, i), &e->conds[i]);
 		if (r < 0)
 			return r;
 		e->n_conds++;
@@ -404,10 +418,10 @@ static int profile_entry_names(struct parser *ps, const char *where, json_object
 	size_t n = 1;
 	int r;
 
-	if (json_object_object_get_ex(s, "names", &names) &&
+	if (profile_key_get(s, "names", &names) &&
 	    json_object_is_type(names, json_type_array))
 		n = json_object_array_length(names);
-	else if (!json_object_object_get_ex(s, "name", &name) ||
+	else if (!profile_key_get(s, "name", &name) ||
 		 !json_object_is_type(name, json_type_string)) {
 		profile_report(ps, POLICY_ERROR, NULL, "%s: no names", where);
 		return -EINVAL;
@@ -431,6 +445,15 @@ static int profile_entry_names(struct parser *ps, const char *where, json_object
 	return 0;
 }
 
+static void profile_filter_keys_check(struct parser *ps, const char *entry, const char *what,
+				      json_object *f)
+{
+	char where[64];
+
+	snprintf(where, sizeof(where), "%s.%s", entry, what);
+	profile_keys_check(ps, where, f, profile_filter_keys);
+}
+
 /* One entry of syscalls[]: 1 when it applies to the target (kept in *e), 0 when not. */
 static int profile_entry(struct parser *ps, size_t index, json_object *s, struct profile_entry *e,
 		     struct profile_unknown *unknown)
@@ -445,13 +468,16 @@ static int profile_entry(struct parser *ps, size_t index, json_object *s, struct
 		profile_report(ps, POLICY_ERROR, NULL, "%s: not an object", where);
 		return -EINVAL;
 	}
-	json_object_object_get_ex(s, "includes", &inc);
-	json_object_object_get_ex(s, "excludes", &exc);
+	profile_keys_check(ps, where, s, profile_entry_keys);
+	profile_key_get(s, "includes", &inc);
+	profile_key_get(s, "excludes", &exc);
+	profile_filter_keys_check(ps, where, "includes", inc);
+	profile_filter_keys_check(ps, where, "excludes", exc);
 	if (!profile_filter_holds(ps->p, inc, true) || profile_filter_holds(ps->p, exc, false))
 		return 0;
-	json_object_object_get_ex(s, "action", &act);
-	json_object_object_get_ex(s, "errnoRet", &ret);
-	json_object_object_get_ex(s, "args", &args);
+	profile_key_get(s, "action", &act);
+	profile_key_get(s, "errnoRet", &ret);
+	profile_key_get(s, "args", &args);
 	r = profile_action_of(ps, where, act, ret, &e->act);
 	if (r == 0)
 		r = profile_entry_names(ps, where, s, e, unknown);
@@ -496,8 +522,8 @@ static int profile_default(struct parser *ps, json_object *root, struct profile_
 	char hint[128];
 	int r;
 
-	json_object_object_get_ex(root, "defaultAction", &act);
-	json_object_object_get_ex(root, "defaultErrnoRet", &ret);
+	profile_key_get(root, "defaultAction", &act);
+	profile_key_get(root, "defaultErrnoRet", &ret);
 	r = profile_action_of(ps, "defaultAction", act, ret, def);
 	if (r < 0 || def->skip)
 		return r;
@@ -525,10 +551,11 @@ static int profile_import(struct parser *ps, json_object *root)
 		profile_report(ps, POLICY_ERROR, NULL, "an OCI seccomp profile is a JSON object");
 		return -EINVAL;
 	}
+	profile_keys_check(ps, "top level", root, profile_top_keys);
 	r = profile_default(ps, root, &def);
 	if (r == -ENOMEM)
 		return r;
-	if (json_object_object_get_ex(root, "syscalls", &calls) &&
+	if (profile_key_get(root, "syscalls", &calls) &&
 	    !json_object_is_type(calls, json_type_null)) {
 		if (!json_object_is_type(calls, json_type_array)) {
 			profile_report(ps, POLICY_ERROR, NULL, "syscalls is not an array");

@@ -3,6 +3,8 @@
 #ifndef UNOTIFY_POLICY_PROFILE_H
 #define UNOTIFY_POLICY_PROFILE_H
 
+#include <json-c/json.h>
+
 #include "policy/internal.h"
 
 /* An SCMP_ACT_* as a rule's outcome; skip: SCMP_ACT_NOTIFY, left to the rules that follow. */
@@ -30,6 +32,18 @@ struct profile_entry {
 };
 
 void profile_entry_free(struct profile_entry *e);
+/* "syscalls[3]: ..." errors and warnings, about the profile as a whole (no line). */
+void profile_report(struct parser *ps, enum policy_severity sev, const char *hint,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* JSON keys as Go reads them (profile-keys.c): key name of obj, in any case. */
+bool profile_key_get(json_object *obj, const char *name, json_object **ret);
+/*
+ * Warns of obj's keys that are none of known (NULL-ended) or spelt with
+ * another case; an error when two keys name one of known.
+ */
+void profile_keys_check(struct parser *ps, const char *where, json_object *obj,
+		       const char *const *known);
 /* Turns the entries into first-match rules where the profile is included (profile-rules.c). */
 int profile_emit(struct parser *ps, struct profile_entry *entries, size_t n,
 	     const struct profile_action *def);
