@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "lib/util.h"
 #include "policy/profile.h"
@@ -236,10 +235,14 @@ static int profile_action_of(struct parser *ps, const char *where, json_object *
 
 /* ---- includes / excludes ---- */
 
+/*
+ * Exactly as spelt: Moby looks the name up in the bounding set's
+ * "CAP_..." names with ==, so "cap_sys_admin" is never held there.
+ */
 static bool profile_has_cap(const struct policy *p, const char *name)
 {
 	for (size_t i = 0; name && i < ARRAY_SIZE(profile_caps); i++)
-		if (strcasecmp(name, profile_caps[i]) == 0)
+		if (strcmp(name, profile_caps[i]) == 0)
 			return p->env.caps & (1ull << i);
 	return false;
 }
