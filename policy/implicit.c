@@ -63,6 +63,12 @@ struct implicit_set {
  * 0x6000, S_IFCHR 0x2000 (a character device 0:0 is an overlayfs whiteout,
  * not a device). The socket family, type and protocol are ints: only the
  * low 32 bits count.
+ *
+ * A file category with no path= holds for every file, so what only gives
+ * a file another name (fixed-view, device-nodes: a disk's node is opened,
+ * read and written by the calls the category decides) needs path rules;
+ * what changes or reads files with none of those calls (by handle, by
+ * ioctl, through io_uring) is refused next to a file category too.
  */
 static const struct implicit_set implicit_sets[] = {
 	{
@@ -95,7 +101,7 @@ static const struct implicit_set implicit_sets[] = {
 		 * opens nothing, as name_to_handle_at alone would not.
 		 */
 		"file-handles",
-		GUARDS_PATHS,
+		GUARDS_PATHS | GUARDS_FILES,
 		"open_by_handle_at, and XFS's ioctls by handle, open a file, read a link or "
 		"its extended attributes by handle, with no path",
 		{
@@ -145,7 +151,7 @@ static const struct implicit_set implicit_sets[] = {
 		 * bytes, btrfs_ioctl_send_args 72.
 		 */
 		"subvolumes",
-		GUARDS_PATHS,
+		GUARDS_PATHS | GUARDS_FILES,
 		"btrfs snapshots give every file of a subvolume a name no rule knows, and "
 		"deleting or sending a subvolume removes or reads its files with no path "
 		"call",
@@ -176,7 +182,7 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		"inode-flags",
-		GUARDS_PATHS,
+		GUARDS_PATHS | GUARDS_FILES,
 		"ioctl(FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_ENABLE_VERITY, ...) changes "
 		"a file's attributes (immutable, append-only, verity) through any descriptor, "
 		"a read-only one too, with no path",
@@ -198,7 +204,7 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		"io-uring",
-		GUARDS_PATHS | GUARDS_NET,
+		GUARDS_PATHS | GUARDS_NET | GUARDS_FILES,
 		"io_uring opens files, connects and sends without the system calls the "
 		"rules decide",
 		{

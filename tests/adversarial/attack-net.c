@@ -266,14 +266,7 @@ static int cmd_raw_udp(int argc, char **argv)
 
 /* ---- io_uring, by raw system calls ---- */
 
-struct uring {
-	int fd;
-	unsigned int *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
-};
-
-static int uring_setup(struct uring *u)
+int uring_setup(struct uring *u)
 {
 	struct io_uring_params p = { 0 };
 	size_t sq_size, cq_size;
@@ -301,8 +294,7 @@ static int uring_setup(struct uring *u)
 	return 0;
 }
 
-/* Submits one SQE and waits for its completion: the result, as a syscall would return it. */
-static int uring_run(struct uring *u, const struct io_uring_sqe *sqe)
+int uring_run(struct uring *u, const struct io_uring_sqe *sqe)
 {
 	unsigned int tail = *u->sq_tail, idx = tail & *u->sq_mask, head;
 	int res;

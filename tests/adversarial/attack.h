@@ -61,6 +61,19 @@ int send_fd(int sock, int fd);
 int recv_fd(int sock);
 /* Does buf hold needle? Returns its offset or -1. */
 long find_bytes(const char *buf, size_t len, const char *needle, size_t nlen);
+/* io_uring by raw system calls (attack-net.c): a ring of 4 entries, mapped. */
+struct io_uring_sqe;
+struct io_uring_cqe;
+struct uring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+/* 0, or -errno (io_uring_setup's, or ENOMEM when the rings cannot be mapped). */
+int uring_setup(struct uring *u);
+/* Submits one SQE and waits for its completion: the result, as a syscall would return it. */
+int uring_run(struct uring *u, const struct io_uring_sqe *sqe);
 /* A process's state letter from /proc/PID/stat ('?' if unreadable). */
 char proc_state(pid_t pid);
 /* Sleeps ms milliseconds (not a measurement: a pause between steps). */
@@ -107,6 +120,7 @@ extern const struct attack_cmd attack_r7_abi_cmds[];
 extern const struct attack_cmd attack_r8_cmds[];
 extern const struct attack_cmd attack_r10_cmds[];
 extern const struct attack_cmd attack_r11_exec_cmds[];
+extern const struct attack_cmd attack_r11_cmds[];
 
 /* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
 #define R7_UID 1000

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 11, files reached with no path call under file categories that name
+# no path (found by an adversarial review): 'default allow' + 'deny
+# @file-write @file-create @file-delete' (a read-only sandbox) got only the
+# implicit sets a file category guards, not io-uring, file-handles,
+# inode-flags or subvolumes, which only path rules brought:
+#  - io_uring's OPENAT(O_WRONLY|O_TRUNC) and WRITE changed a file;
+#  - as root (CAP_DAC_READ_SEARCH), open_by_handle_at(O_WRONLY|O_TRUNC)
+#    and a write changed it too;
+#  - FS_IOC_SETFLAGS and FS_IOC_FSSETXATTR ran under 'deny @file-attr',
+#    and btrfs's and XFS's ioctls with the same policy; each number is
+#    tried on the working directory and must be the filter's EPERM.
+# Guards: each attack works natively.
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+setup_tmp
+
+printf 'default allow\ndeny @file-write @file-create @file-delete EROFS\n' >"$T/ro.policy"
+printf 'default allow\ndeny @file-attr EROFS\n' >"$T/attr.policy"
+
+# native ARGS...: the attack's result line outside the sandbox.
+native() {
+	(cd "$T" && timeout 20 "$ATTACK" "$@" 2>&1) | grep -Ev '^# ' | tail -1
+}
+
+# write_attack CMD WANT: natively CMD writes PWNED over a file (its result
+# WANT); under ro.policy the file must still hold 'original'.
+write_attack() {
+	echo original >"$T/victim"
+	_native=$(native "$1" "$T/victim" PWNED)
+	if [ "$_native" != "$2" ]; then
+		case_skip "natively nothing was written here: $_native"
+		return
+	fi
+	echo original >"$T/victim"
+	URUN_CWD=$T urun --policy "$T/ro.policy" -- "$ATTACK" "$1" "$T/victim" PWNED
+	if [ "$(cat "$T/victim")" != original ]; then
+		case_fail "the file was written: $(cat "$T/victim")"
+	else
+		expect_blocked && case_pass "unchanged: $(results | head -1)"
+	fi
+}
+
+case_begin uring-write "io_uring OPENAT(O_WRONLY|O_TRUNC) + WRITE under a category-only read-only policy"
+write_attack r11-uring-write "WROTE 5 bytes through io_uring"
+
+case_begin handle-write "open_by_handle_at(O_WRONLY|O_TRUNC) + write under the same policy (root)"
+if [ "$(id -u)" != 0 ]; then
+	case_skip "needs root (CAP_DAC_READ_SEARCH)"
+else
+	write_attack r11-handle-write "WROTE 5 bytes by handle"
+fi
+
+# FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR under @file-attr; XFS OPEN_BY_HANDLE, btrfs
+# SNAP_DESTROY and SEND under the read-only policy.
+for c in attr:0x40086602 attr:0x401c5820 ro:0xc038586b ro:0x5000940f ro:0x40489426; do
+	pol=${c%%:*} nr=${c#*:}
+	case_begin "ioctl-$nr" "ioctl $nr refused by the filter ($pol.policy: no path)"
+	if [ "$(native r10-ioctl "$nr")" = "BLOCKED EPERM" ]; then
+		case_skip "natively EPERM here: the filter's refusal would not show"
+		continue
+	fi
+	URUN_CWD=$T urun --policy "$T/$pol.policy" -- "$ATTACK" r10-ioctl "$nr"
+	if hung; then
+		case_fail "the run did not end within its time limit"
+	elif results | grep -qx 'BLOCKED EPERM'; then
+		case_pass "BLOCKED EPERM"
+	else
+		case_fail "expected BLOCKED EPERM: $(results | head -1)"
+	fi
+done
+
+finish
