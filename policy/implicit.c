@@ -34,6 +34,16 @@
 #define CLONE_FLAGS "arg0"
 #endif
 
+/*
+ * An ioctl by its direction, type and number, whatever the size its number
+ * carries (bits 16-29): a handler that takes a 32-bit program's struct
+ * under the same number with another size (BTRFS_IOC_SEND_32, accepted by
+ * the native handler on a 64-bit kernel with CONFIG_COMPAT) or a long as
+ * an int (FS_IOC32_SETFLAGS) is refused with it. The high 32 bits of the
+ * register do not count: the command is an unsigned int.
+ */
+#define IOCTL_ANY_SIZE(dir_type_nr) "arg1&0xc000ffff==" dir_type_nr
+
 /* What a set guards: it is added when the policy has such rules. */
 #define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
@@ -92,9 +102,9 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		/*
-		 * XFS has the same as ioctls of any descriptor on it (struct
-		 * xfs_fsop_handlereq, 56 bytes; the attribute requests, 88
-		 * and 72): OPEN_BY_HANDLE (107), READLINK_BY_HANDLE (108),
+		 * XFS has the same as ioctls of any descriptor on it (by
+		 * number, of any size: their compat forms are smaller):
+		 * OPEN_BY_HANDLE (107), READLINK_BY_HANDLE (108),
 		 * ATTRLIST_BY_HANDLE (122, which lists) and
 		 * ATTRMULTI_BY_HANDLE (123, which reads and writes extended
 		 * attributes). Making a handle (PATH_TO_HANDLE and its kin)
@@ -107,10 +117,10 @@ static const struct implicit_set implicit_sets[] = {
 		{
 			{ "open_by_handle_at", "EPERM" },
 			{ "name_to_handle_at", "EOPNOTSUPP" },
-			{ "ioctl", "arg1&0xffffffff==0xc038586b EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0xc038586c EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x4058587a EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x4048587b EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc000586b") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc000586c") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000587a") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000587b") " EPERM" },
 		},
 	},
 	{
@@ -147,8 +157,13 @@ static const struct implicit_set implicit_sets[] = {
 		 * capability for the subvolume's owner), make a directory
 		 * (SUBVOL_CREATE 14 and V2 24), remove a subvolume with all
 		 * it holds (SNAP_DESTROY 15 and V2 63) or stream its files
-		 * out (SEND 38): struct btrfs_ioctl_vol_args(_v2) is 4096
-		 * bytes, btrfs_ioctl_send_args 72.
+		 * out (SEND 38, and SEND_32), or read a file's extents through
+		 * a descriptor opened only for writing (ENCODED_READ 64, and
+		 * ENCODED_READ_32: CAP_SYS_ADMIN, and the handler asks no read
+		 * access of the descriptor). SET_RECEIVED_SUBVOL (a
+		 * subvolume's received UUID) and ENCODED_WRITE (which asks
+		 * a writable descriptor) read or change no file the rules did
+		 * not open for the program.
 		 */
 		"subvolumes",
 		GUARDS_PATHS | GUARDS_FILES,
@@ -156,13 +171,14 @@ static const struct implicit_set implicit_sets[] = {
 		"deleting or sending a subvolume removes or reads its files with no path "
 		"call",
 		{
-			{ "ioctl", "arg1&0xffffffff==0x50009401 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x50009417 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x5000940e EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x50009418 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x5000940f EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x5000943f EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x40489426 EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009401") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009417") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000940e") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009418") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000940f") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000943f") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009426") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x80009440") " EPERM" },
 		},
 	},
 	{
@@ -187,19 +203,19 @@ static const struct implicit_set implicit_sets[] = {
 		"a file's attributes (immutable, append-only, verity) through any descriptor, "
 		"a read-only one too, with no path",
 		{
-			{ "ioctl", "arg1&0xffffffff==0x40086602 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x40046602 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x401c5820 EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006602") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40005820") " EPERM" },
 			/*
 			 * On a read-only descriptor too: FS_IOC_ENABLE_VERITY (the
 			 * file can never be written again), FS_IOC_SETVERSION and
-			 * its 32-bit form (the inode generation),
-			 * FS_IOC_SET_ENCRYPTION_POLICY (an empty directory).
+			 * ext4's own number for it, EXT4_IOC_SETVERSION ('f' 4:
+			 * the inode generation), FS_IOC_SET_ENCRYPTION_POLICY (an
+			 * empty directory).
 			 */
-			{ "ioctl", "arg1&0xffffffff==0x40806685 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x40087602 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x40047602 EPERM" },
-			{ "ioctl", "arg1&0xffffffff==0x800c6613 EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006685") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40007602") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006604") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x80006613") " EPERM" },
 		},
 	},
 	{

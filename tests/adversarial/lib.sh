@@ -232,6 +232,26 @@ results() {
 	printf '%s\n' "$OUT" | grep -v '^# ' || true
 }
 
+# expect_ioctl_refused POLICY NR: ioctl NR on $T (attack r10-ioctl) gets the
+# filter's EPERM under POLICY. Skipped where the kernel says EPERM itself:
+# elsewhere it answers ENOTTY (a number its file system does not know) or
+# does it, so EPERM is the filter's.
+expect_ioctl_refused() {
+	_native=$( (cd "$T" && timeout 20 "$ATTACK" r10-ioctl "$2" 2>&1) | grep -Ev '^# ' | tail -1)
+	if [ "$_native" = "BLOCKED EPERM" ]; then
+		case_skip "natively EPERM here: the filter's refusal would not show"
+		return
+	fi
+	URUN_CWD=$T urun --policy "$1" -- "$ATTACK" r10-ioctl "$2"
+	if hung; then
+		case_fail "the run did not end within its time limit"
+	elif results | grep -qx 'BLOCKED EPERM'; then
+		case_pass "BLOCKED EPERM (natively $_native)"
+	else
+		case_fail "expected BLOCKED EPERM: $(results | head -1)"
+	fi
+}
+
 # expect_blocked [TOKEN]: the last run ended, printed no forbidden effect (its
 # result line is BLOCKED or SETUP), and TOKEN (when given) is not in its
 # output. Returns 1 (after case_fail) otherwise; then the case is over.
