@@ -309,6 +309,26 @@ static struct policy_flagcond *flags_cond_of(struct policy_rule *r, bool is_acce
 	return &r->fconds[r->n_fconds++];
 }
 
+/*
+ * One access= mode, as the kernel checks the open's permissions (ACC_MODE,
+ * and MAY_WRITE for O_TRUNC): access mode 3 is checked for both, and so is
+ * O_RDONLY|O_TRUNC, which reads and truncates: rw holds for them, r does
+ * not (a read-only open changes nothing), w for O_WRONLY alone.
+ */
+static int flags_access_push(struct policy_flagcond *fc, uint64_t mode)
+{
+	const uint64_t mask = O_ACCMODE | O_TRUNC;
+
+	if (mode == O_RDONLY)
+		return flags_push_term(fc, mask, O_RDONLY);
+	if (mode == O_WRONLY)
+		return flags_push_term(fc, O_ACCMODE, O_WRONLY);
+	if (flags_push_term(fc, O_ACCMODE, O_RDWR) < 0 ||
+	    flags_push_term(fc, O_ACCMODE, O_ACCMODE) < 0)
+		return -ENOMEM;
+	return flags_push_term(fc, mask, O_RDONLY | O_TRUNC);
+}
+
 /* access=r|w|rw, alternatives separated by ','. */
 void flags_parse_access(struct parser *ps, struct policy_rule *r, const struct lexer_token *t)
 {
@@ -335,9 +355,7 @@ void flags_parse_access(struct parser *ps, struct policy_rule *r, const struct l
 			return;
 		}
 		fc = flags_cond_of(r, true);
-		if (!fc || flags_push_term(fc, O_ACCMODE, modes[i].bits) < 0 ||
-		    /* Access mode 3 is checked for both (ACC_MODE): rw holds for it. */
-		    (modes[i].bits == O_RDWR && flags_push_term(fc, O_ACCMODE, O_ACCMODE) < 0)) {
+		if (!fc || flags_access_push(fc, modes[i].bits) < 0) {
 			ps->oom = true;
 			return;
 		}
