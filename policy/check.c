@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,21 +144,93 @@ static int check_rule_shadow(const struct policy *p, const struct policy_rule *r
 	return e < 0 ? e : shadowed + never == r->n_syscalls;
 }
 
-/* A register condition on a path argument compares the pointer, not the path. */
+/* Is c's argument one of the call's paths? */
+static bool check_cond_on_path(const struct policy_cond *c, int nr)
+{
+	const struct policy_pathcall *pc = policy_pathcall_find(nr);
+
+	return pc && ((int)c->arg == pc->path_arg[0] || (int)c->arg == pc->path_arg[1]);
+}
+
+/* A register condition on a pointer argument compares the address, not what it points to. */
 static int check_rule_pointers(const struct policy_rule *r, struct policy_diags *diags)
 {
 	for (size_t c = 0; c < r->n_conds; c++)
 		for (size_t i = 0; i < r->n_syscalls; i++) {
-			const struct policy_pathcall *pc = policy_pathcall_find(r->syscalls[i]);
+			const struct policy_cond *cond = &r->conds[c];
+			const char *name = policy_syscall_name(r->syscalls[i]);
 
-			if (!pc || !check_entry_named(r, i) ||
-			    ((int)r->conds[c].arg != pc->path_arg[0] &&
-			     (int)r->conds[c].arg != pc->path_arg[1]))
+			if (!check_entry_named(r, i))
 				continue;
-			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
-					"write path=GLOB to decide on the path",
-					"'%s' compares the address of %s's path, not the path",
-					r->conds[c].text, policy_syscall_name(r->syscalls[i]));
+			if (check_cond_on_path(cond, r->syscalls[i]))
+				return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+						"write path=GLOB to decide on the path",
+						"'%s' compares the address of %s's path, not the path",
+						cond->text, name);
+			if (argkinds_of(r->syscalls[i], cond->arg) == ARGKIND_POINTER)
+				return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col,
+						"no register condition can read memory; see Register "
+						"conditions in unotify.policy(5)",
+						"'%s' compares the address %s's argument %u points to, "
+						"not what it points to",
+						cond->text, name, cond->arg);
+		}
+	return 0;
+}
+
+/*
+ * Can a value with stray high bits, the same to the kernel, get past the
+ * rule by this comparison of all 64 bits? Setting high bits makes the
+ * value differ from any low one and only larger: a refusal by ==, < or
+ * <= misses it, an allow by !=, > or >= takes it. (The other way round
+ * the rule fails closed: an allow missed, a refusal taken.)
+ */
+static bool check_cond_escapes(const struct policy_cond *c, bool permissive)
+{
+	switch (c->op) {
+	case POLICY_CMP_EQ:
+	case POLICY_CMP_LT:
+	case POLICY_CMP_LE:
+		return !permissive;
+	case POLICY_CMP_MASKED_EQ:
+		return !permissive && (c->mask >> 32);
+	case POLICY_CMP_NE:
+	case POLICY_CMP_GT:
+	case POLICY_CMP_GE:
+		return permissive;
+	}
+	return false;
+}
+
+/*
+ * A condition on all 64 bits of an argument the kernel takes as a 32-bit
+ * int, that a value with other high bits gets past. A mask within the
+ * low 32 bits is what holds.
+ */
+static int check_rule_ints(const struct policy_rule *r, struct policy_diags *diags)
+{
+	char hint[160];
+
+	for (size_t c = 0; c < r->n_conds; c++)
+		for (size_t i = 0; i < r->n_syscalls; i++) {
+			const struct policy_cond *cond = &r->conds[c];
+
+			if (!check_entry_named(r, i) ||
+			    argkinds_of(r->syscalls[i], cond->arg) != ARGKIND_INT ||
+			    !check_cond_escapes(cond, kform_permissive(r)))
+				continue;
+			if (cond->op == POLICY_CMP_EQ)
+				snprintf(hint, sizeof(hint), "write arg%u&0xffffffff==%#" PRIx64,
+					 cond->arg, cond->value & 0xffffffffu);
+			else
+				snprintf(hint, sizeof(hint),
+					 "compare the low 32 bits with a mask (arg%u&0xffffffff==V)",
+					 cond->arg);
+			return diag_add(diags, POLICY_WARNING, r->file, r->line, r->col, hint,
+					"'%s' compares all 64 bits of %s's argument %u, a 32-bit int "
+					"to the kernel: the same value with other high bits set gets "
+					"past this rule",
+					cond->text, policy_syscall_name(r->syscalls[i]), cond->arg);
 		}
 	return 0;
 }
@@ -327,13 +400,18 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *rule = &p->rules[i];
+		bool unreachable;
 
 		if (!rule->generated) {
 			r = check_rule_shadow(p, rule, decided_by, diags);
 			if (r < 0)
 				return r;
 			errors += r;
+			/* An unreachable rule's stray high bits are no news: it never applies. */
+			unreachable = r > 0;
 			r = check_rule_pointers(rule, diags);
+			if (r == 0 && !unreachable)
+				r = check_rule_ints(rule, diags);
 			if (r == 0)
 				r = check_rule_unsafe(p, rule, diags);
 			if (r == 0)

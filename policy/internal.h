@@ -254,6 +254,10 @@ int lexer_split(char *line, struct lexer_line *ret);
 void lexer_line_free(struct lexer_line *l);
 
 /* check.c */
+/* What a syscall's register argument is (argkinds.c): for policy check's warnings. */
+enum argkind { ARGKIND_OTHER, ARGKIND_POINTER, ARGKIND_INT };
+enum argkind argkinds_of(int nr, unsigned int arg);
+
 int check_policy(struct policy *p, struct policy_diags *diags);
 int check_index(struct policy *p);
 
