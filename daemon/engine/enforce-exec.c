@@ -14,9 +14,10 @@
  * interpreter (#!, up to its depth) and the ELF interpreter (the dynamic
  * loader), read from files the program may have made (enforce-exec-file.c
  * reads them as the kernel does). An exec allowed on its path is refused
- * when a #! interpreter is a program the policy would not let run, or the
- * ELF interpreter meets a refusal that names it or a `kernel` rule (which
- * refuses what the kernel's sandbox refuses: EACCES).
+ * when an interpreter is a program the policy would not let run; the
+ * dynamic loader, as the ELF interpreter, only by a refusal that names it
+ * or a `kernel` rule (which refuses what the kernel's sandbox refuses:
+ * EACCES).
  *
  * The dynamic loader run as a program maps and runs any file it may read
  * (`ld.so FILE`, `#!ld.so FILE`), and an exec allow-list must let it run
@@ -164,12 +165,34 @@ static bool exec_kernel_refuses(int err)
 }
 
 /*
+ * Is the ELF interpreter at file a dynamic loader the program may see (a
+ * newfstatat of its name allowed)? Only such a file is spared the exec
+ * rules that name no path: an allow-list need not name the loader, but a
+ * refused program named as an ELF interpreter, or a name in a hidden
+ * directory, is no loader the list forgot.
+ */
+static bool exec_visible_loader(struct enforce_call *c, const struct unotify_path *file)
+{
+	struct policy_call call = { .nr = SYS_newfstatat, .args = { (uint64_t)AT_FDCWD } };
+	struct exec_ask ask = { .path = file->path, .unnamed = file->unnamed };
+	struct policy_decision d;
+	struct exec_file f;
+
+	if (file->error || file->fd < 0)
+		return false;
+	exec_file_read(file->fd, &f);
+	return f.kind == EXEC_LOADER &&
+	       policy_evaluate(c->policy, &call, exec_ask_path, &ask, &d) == 0 &&
+	       (d.action == POLICY_ALLOW || d.action == POLICY_LOG);
+}
+
+/*
  * May an interpreter the kernel runs for the call run? A #! interpreter is
  * a program, run with the script as its argument: decided as an exec of
- * it, by every rule and the default. The ELF interpreter runs for the
- * program and is not one: an exec allow-list need not name the loader, so
- * only a refusal that names it (a rule with path=) or the kernel's sandbox
- * (a `kernel` rule: EACCES, blamed on it) stops it. 1 and the refusal in
+ * it, by every rule and the default. So is the ELF interpreter, unless it
+ * is a loader the program may see (exec_visible_loader): then only a
+ * refusal that names it (a rule with path=) or the kernel's sandbox (a
+ * `kernel` rule: EACCES, blamed on it) stops it. 1 and the refusal in
  * ret, or 0.
  */
 static int exec_check_interpreter(struct enforce_call *c, const struct unotify_path *file,
@@ -183,7 +206,7 @@ static int exec_check_interpreter(struct enforce_call *c, const struct unotify_p
 		return exec_check_failed(ret);
 	if (d.action == POLICY_ALLOW || d.action == POLICY_LOG)
 		return 0;
-	if (elf && !d.kernel_answer && !d.by_path_rule)
+	if (elf && !d.kernel_answer && !d.by_path_rule && exec_visible_loader(c, file))
 		return 0;
 	d.path_consulted = true;
 	*ret = d;

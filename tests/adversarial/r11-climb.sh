@@ -10,8 +10,10 @@
 #    folded as a file's is, and any text left with a climb is checked;
 #  - the #! line of a script of the program's own: the interpreter's name
 #    was looked up apart from any rule, and the kernel's answer told what
-#    S/name was, climbing or not (interp-*). Now the interpreter's climbs
-#    are checked, and its name is decided as a program's.
+#    S/name was, climbing or not (interp-*), also as an ELF file's
+#    PT_INTERP under an exec allow-list (interp-elf-*). Now the
+#    interpreter's climbs are checked, and its name is decided as a
+#    program's.
 # The policy hides S (every file call, socket names, chdir, statfs and
 # inotify refused with ENOENT). The forbidden effect: the three names of
 # S (a directory, a file, none) answer differently. Guards: natively they
@@ -32,6 +34,17 @@ for name in hdir hfile nope; do
 	printf '#!%s/%s\n' "$S" "$name" >"$W/direct-$name"
 	chmod 755 "$W/climb-$name" "$W/direct-$name"
 done
+for name in hdir hfile nope; do
+	"$ATTACK" r11-elf "$W/elf-$name" "$S/$name" 2 >/dev/null || fail "r11-elf could not write its file"
+done
+# Execs hidden by an allow-list instead of path=S rules.
+cat >"$T/hide-list.policy" <<EOF
+default allow
+deny chdir fchdir statfs inotify_add_watch ENOENT
+deny @file-read @file-stat @file-write @file-create @file-delete @file-attr path=$S path=$S/** ENOENT
+allow @file-exec path=/usr/** path=$W/** path=$ATTACK
+deny @file-exec ENOENT
+EOF
 cat >"$T/hide.policy" <<EOF
 default allow
 deny chdir fchdir statfs inotify_add_watch ENOENT
@@ -100,6 +113,28 @@ for form in climb direct; do
 			case_fail "the answers tell the names apart: $(answers EXEC)"
 		fi
 	done
+done
+
+case_begin interp-elf-native "(guard) natively ELF files naming S/name as their interpreter tell the names apart"
+bounded 20 "$ATTACK" r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
+if alike EXEC; then
+	case_fail "natively the three answer alike: $(answers EXEC)"
+else
+	case_pass "$(answers EXEC)"
+fi
+for how in supervisor layer; do
+	opt=--no-landlock
+	[ "$how" = layer ] && opt=
+	case_begin "interp-elf-$how" "ELF files naming S/name as their interpreter answer alike under an exec allow-list ($how)"
+	# shellcheck disable=SC2086
+	urun $opt --policy "$T/hide-list.policy" -- "$ATTACK" r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
+	if hung; then
+		case_fail "the run did not end within its time limit"
+	elif alike EXEC; then
+		case_pass "alike: $(results | grep '^EXEC' | head -1 | sed 's/^EXEC [^ ]* //')"
+	else
+		case_fail "the answers tell the names apart: $(answers EXEC)"
+	fi
 done
 
 case_begin unix-guard "(guard) a socket climb that leaves no hidden directory connects as natively"
