@@ -27,6 +27,9 @@ struct policy_set;
 #define DAEMON_CLIENT_TIMEOUT_MS 2000   /* a connection must deliver its message by then */
 #define DAEMON_MAX_PENDING 128          /* connections being read at once, beyond: saturated */
 #define DAEMON_MAX_PENDING_HARD 256     /* never more: accepting waits (pending.c) */
+/* One uid holds at most this much below saturation and its share on the other side above. */
+_Static_assert(DAEMON_MAX_PENDING + PENDING_PER_UID < DAEMON_MAX_PENDING_HARD,
+	       "one uid could fill the accept limit");
 
 struct daemon_config {
 	const char *socket_path;

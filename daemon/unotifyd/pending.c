@@ -18,6 +18,19 @@
  * pid namespace is the one just below the daemon's on the way up from the
  * peer's, so that a client nesting namespaces (unshare -p, as often as it
  * likes) stays one client.
+ *
+ * But any user may make sibling pid namespaces, as many as it likes
+ * (unshare -Urp, then fork): 32 clients of one uid held 8 each, filled the
+ * hard limit, and the daemon stopped accepting anyone. So while saturated
+ * a uid also has a share, PENDING_PER_UID, counted across its clients on
+ * each side of the daemon's pid namespace: in it (a runtime, a user's own
+ * `unotify run`), and outside it (the programs those sandboxed, the
+ * namespaces of its own making). Whatever one uid does, it holds at most
+ * DAEMON_MAX_PENDING (taken below saturation) plus PENDING_PER_UID on the
+ * other side, which leaves room below the hard limit for everyone else.
+ * Root is a uid like any other: a hostile program a root runtime
+ * sandboxed is uid 0 outside the daemon's pid namespace, so it cannot
+ * take the share of the runtime, which is inside.
  */
 #include "config.h"
 
@@ -32,17 +45,18 @@
 
 #include "pending.h"
 
-void pending_init(struct pending_table *t)
-{
-	memset(t, 0, sizeof(*t));
-	pthread_mutex_init(&t->lock, NULL);
-}
-
 static uint64_t pending_ns_ino_self(void)
 {
 	struct stat st;
 
 	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+void pending_init(struct pending_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	pthread_mutex_init(&t->lock, NULL);
+	t->own_pidns = pending_ns_ino_self();
 }
 
 /* The inode of the pid namespace fd is, or 0. */
@@ -117,22 +131,53 @@ static struct pending_client *pending_find(struct pending_table *t, const struct
 	return free_slot;
 }
 
+/* The uid's slot on key's side of our pid namespace, or a free one (NULL: none). */
+static struct pending_uid *pending_find_uid(struct pending_table *t, const struct pending_key *key)
+{
+	/* Unknown (0): the peer is gone or outside our view; never counted as inside. */
+	bool inside = key->pidns != 0 && key->pidns == t->own_pidns;
+	struct pending_uid *free_slot = NULL;
+
+	for (size_t i = 0; i < PENDING_SLOTS; i++) {
+		struct pending_uid *u = &t->uid_slot[i];
+
+		if (u->count > 0 && u->uid == key->uid && u->inside == inside)
+			return u;
+		if (u->count == 0 && !free_slot)
+			free_slot = u;
+	}
+	if (free_slot)
+		*free_slot = (struct pending_uid){ .uid = key->uid, .inside = inside };
+	return free_slot;
+}
+
+/* A refusal: 'first' when its holder had none since it last had nothing pending. */
+static int pending_refuse(bool *warned, int r, bool *ret_first)
+{
+	*ret_first = !*warned;
+	*warned = true;
+	return r;
+}
+
 int pending_take(struct pending_table *t, const struct pending_key *key, bool saturated,
 		 bool *ret_first)
 {
 	struct pending_client *c;
+	struct pending_uid *u;
 	int r = 0;
 
 	*ret_first = false;
 	pthread_mutex_lock(&t->lock);
-	c = pending_find(t, key);
-	if (!c || (saturated && c->count >= PENDING_PER_CLIENT)) {
-		if (c) {
-			*ret_first = !c->warned;
-			c->warned = true;
-		}
+	u = pending_find_uid(t, key);
+	c = u ? pending_find(t, key) : NULL;
+	if (!u || !c)
 		r = -EBUSY;
-	} else {
+	else if (saturated && u->count >= PENDING_PER_UID)
+		r = pending_refuse(&u->warned, -EUSERS, ret_first);
+	else if (saturated && c->count >= PENDING_PER_CLIENT)
+		r = pending_refuse(&c->warned, -EBUSY, ret_first);
+	else {
+		u->count++;
 		c->count++;
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -141,6 +186,8 @@ int pending_take(struct pending_table *t, const struct pending_key *key, bool sa
 
 void pending_release(struct pending_table *t, const struct pending_key *key)
 {
+	struct pending_uid *u;
+
 	pthread_mutex_lock(&t->lock);
 	for (size_t i = 0; i < PENDING_SLOTS; i++) {
 		struct pending_client *c = &t->slot[i];
@@ -151,5 +198,9 @@ void pending_release(struct pending_table *t, const struct pending_key *key)
 			break;
 		}
 	}
+	/* The uid has a slot with a count: this connection is in it. */
+	u = pending_find_uid(t, key);
+	if (u && u->count > 0 && --u->count == 0)
+		u->warned = false;
 	pthread_mutex_unlock(&t->lock);
 }

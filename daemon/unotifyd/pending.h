@@ -10,7 +10,9 @@
 
 /* A client's share while the daemon is saturated (pending.c says who a client is). */
 #define PENDING_PER_CLIENT 8
-/* Clients counted at once: every pending connection holds one slot at most. */
+/* A uid's share while saturated, on each side of the daemon's pid namespace (pending.c). */
+#define PENDING_PER_UID 32
+/* Clients (and uids) counted at once: every pending connection holds one slot at most. */
 #define PENDING_SLOTS 256
 
 /* Who a client is, for the count: its uid and its pid namespace. */
@@ -25,9 +27,19 @@ struct pending_client {
 	bool warned; /* its refusals are logged once, until none of its connections is left */
 };
 
+/* A uid in the daemon's pid namespace, or the same uid in any other: its clients together. */
+struct pending_uid {
+	uid_t uid;
+	bool inside; /* the clients in the daemon's own pid namespace */
+	unsigned int count;
+	bool warned;
+};
+
 struct pending_table {
 	pthread_mutex_t lock;
+	uint64_t own_pidns; /* the daemon's pid namespace (its inode), read once */
 	struct pending_client slot[PENDING_SLOTS];
+	struct pending_uid uid_slot[PENDING_SLOTS];
 };
 
 void pending_init(struct pending_table *t);
@@ -35,8 +47,10 @@ void pending_init(struct pending_table *t);
 void pending_key_of(const struct ucred *cred, struct pending_key *ret);
 /*
  * Counts one more connection of key being read: 0, or, when saturated,
- * -EBUSY if the client has PENDING_PER_CLIENT already (*ret_first: its
- * first refusal since it had none pending, to log).
+ * -EUSERS if its uid (on its side of the daemon's pid namespace) has
+ * PENDING_PER_UID already, -EBUSY if the client has PENDING_PER_CLIENT
+ * (*ret_first: the first such refusal since that uid or client had none
+ * pending, to log).
  */
 int pending_take(struct pending_table *t, const struct pending_key *key, bool saturated,
 		 bool *ret_first);

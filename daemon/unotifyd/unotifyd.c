@@ -365,8 +365,8 @@ static int load_policies(struct daemon *d)
 
 /*
  * Accepts every waiting connection (up to the hard limit) and hands each
- * to a thread; while the daemon is saturated, a client that has its share
- * being read already gets no more (pending.c).
+ * to a thread; while the daemon is saturated, a client, or a uid, that has
+ * its share being read already gets no more (pending.c).
  */
 static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_until)
 {
@@ -402,12 +402,15 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 			continue;
 		}
 		pending_key_of(&cred, &key);
-		if (pending_take(&d->clients, &key, atomic_load(&d->pending) >= DAEMON_MAX_PENDING,
-				 &first) < 0) {
+		r = pending_take(&d->clients, &key, atomic_load(&d->pending) >= DAEMON_MAX_PENDING,
+				 &first);
+		if (r < 0) {
 			if (first)
-				log_warning("client pid=%d uid=%u: refused: %d connections of its own "
+				log_warning("client pid=%d uid=%u: refused: %d connections of its %s "
 					    "being read already (more are closed until one ends)",
-					    (int)cred.pid, cred.uid, PENDING_PER_CLIENT);
+					    (int)cred.pid, cred.uid,
+					    r == -EUSERS ? PENDING_PER_UID : PENDING_PER_CLIENT,
+					    r == -EUSERS ? "uid" : "own");
 			atomic_fetch_add(&d->rejected, 1);
 			conn = safe_close(conn);
 			continue;

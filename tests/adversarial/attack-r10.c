@@ -339,8 +339,6 @@ static int r10_unix_connect(const char *path)
 	return s;
 }
 
-static int r10_flood(const char *sock, long n, long secs, const char *ready);
-
 /*
  * r10-flood SOCK N SECS READY [SPLIT]: N connections to SOCK that never
  * send, each one the other end closes opened again, for SECS seconds;
@@ -375,7 +373,7 @@ static int cmd_r10_flood(int argc, char **argv)
 	return 0;
 }
 
-static int r10_flood(const char *sock, long n, long secs, const char *ready)
+int r10_flood(const char *sock, long n, long secs, const char *ready)
 {
 	struct pollfd *p;
 	long reopened = 0, open_now = 0;

@@ -90,6 +90,13 @@ typedef ssize_t (*mem_io)(void *ctx, void *buf, size_t len, unsigned long addr, 
 long mem_scan(mem_io io, void *ctx, const struct mapping *maps, int n, const char *needle,
 	      bool flip, unsigned long *ret_first);
 
+/*
+ * n connections to the unix socket sock that never send, each one the other
+ * end closes opened again, for secs seconds; ready is created once all are
+ * open. Result: FLOOD n open, r reopened (attack-r10.c).
+ */
+int r10_flood(const char *sock, long n, long secs, const char *ready);
+
 /* Stolen listeners (attack-sup.c): is fd one (its anon inode's name)? */
 bool is_listener(int fd);
 /* Every listener among the descriptors of pidfd's process (pidfd_getfd); -errno when refused. */
@@ -121,6 +128,7 @@ extern const struct attack_cmd attack_r8_cmds[];
 extern const struct attack_cmd attack_r10_cmds[];
 extern const struct attack_cmd attack_r11_exec_cmds[];
 extern const struct attack_cmd attack_r11_cmds[];
+extern const struct attack_cmd attack_r11_daemon_cmds[];
 
 /* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
 #define R7_UID 1000

@@ -417,6 +417,32 @@ daemon_fds_are() {
 	[ "$(daemon_fds)" = "$1" ]
 }
 
+# flood_verdict POLICY: while a flood of silent connections goes on (pid
+# $FLOOD, `attack r10-flood` or alike, its output in $T/flood.out), two
+# registrations by `unotify run --daemon` under POLICY, each running the
+# attack's getppid loop for a second. The case passes when both ran
+# (status 0) and the flood did (it held connections and reopened some).
+flood_verdict() {
+	_ok=0
+	for _v in 1 2; do
+		bounded 20 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name "$1" -- \
+			"$ATTACK" getppid-loop 42 1 "$T/v$_v"
+		if [ "$RC" = 0 ]; then
+			_ok=$((_ok + 1))
+		else
+			say "registration $_v: status $RC: $(printf '%s' "$ERR" | tail -1)"
+		fi
+	done
+	wait "$FLOOD" || true
+	if ! grep -q '^FLOOD [0-9]* open, [1-9][0-9]* reopened' "$T/flood.out"; then
+		case_fail "the flood did not run: $(tail -2 "$T/flood.out")"
+	elif [ "$_ok" = 2 ]; then
+		case_pass "both registered and ran ($(grep -c '^FLOOD' "$T/flood.out") flooding processes)"
+	else
+		case_fail "$((2 - _ok)) of 2 registrations failed under the flood"
+	fi
+}
+
 # drun POLICY CALLS ARGS...: the attack, registered with the daemon under
 # POLICY, CALLS (getppid,openat,...) sent to it; sets RC, OUT, ERR.
 drun() {

@@ -23,10 +23,6 @@ policy box "default allow
 return getppid 42"
 start_daemon
 
-run_daemon() {
-	bounded 20 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- "$@"
-}
-
 # flood_case NAME WHAT SPLIT: the flood from a sandbox (SPLIT pid namespaces
 # nested in its own), two registrations from outside meanwhile.
 flood_case() {
@@ -41,23 +37,7 @@ flood_case() {
 		return 0
 	fi
 	sleep 2
-	ok=0
-	for i in 1 2; do
-		run_daemon "$ATTACK" getppid-loop 42 1 "$T/v$i"
-		if [ "$RC" = 0 ]; then
-			ok=$((ok + 1))
-		else
-			say "victim $i: status $RC: $(printf '%s' "$ERR" | tail -1)"
-		fi
-	done
-	wait "$FLOOD" || true
-	if ! grep -q '^FLOOD [0-9]* open, [1-9][0-9]* reopened' "$T/flood.out"; then
-		case_fail "the flood did not run: $(tail -2 "$T/flood.out")"
-	elif [ "$ok" = 2 ]; then
-		case_pass "both registered and ran ($(grep -c '^FLOOD' "$T/flood.out") flooding processes)"
-	else
-		case_fail "$((2 - ok)) of 2 registrations failed under the flood"
-	fi
+	flood_verdict box
 }
 
 flood_case flood "(sandbox) 600 silent connections to unotifyd, reopened; two registrations from outside meanwhile" 1
