@@ -6,15 +6,48 @@
 #include "audit-buf.h"
 
 /*
+ * Characters a terminal does not show as they are: the C1 controls, which
+ * terminals obey as they obey ESC, and the format characters that reorder
+ * or hide text (bidi overrides and isolates, marks, zero-width ones, the
+ * line and paragraph separators, tags): "abc\u202e" shows a line that
+ * reads otherwise than its bytes.
+ */
+static const struct {
+	uint32_t first, last;
+} abuf_unshown[] = {
+	{ 0x0080, 0x009f }, { 0x00ad, 0x00ad }, { 0x061c, 0x061c }, { 0x180e, 0x180e },
+	{ 0x200b, 0x200f }, { 0x2028, 0x202e }, { 0x2060, 0x206f }, { 0xfeff, 0xfeff },
+	{ 0xfff9, 0xfffb }, { 0xe0000, 0xe007f },
+};
+
+/* The code point of the well-formed sequence of k bytes at s. */
+static uint32_t abuf_code_point(const unsigned char *s, size_t k)
+{
+	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = s[0] & lead_mask[k];
+
+	for (size_t i = 1; i < k; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
  * The length of the printable UTF-8 character at s, 0 when the byte must be
  * escaped: not UTF-8 (a terminal of another charset may read 0x9b as CSI),
- * or a C1 control (U+0080..U+009F), which terminals obey as they obey ESC.
+ * or a character of abuf_unshown.
  */
 size_t abuf_text_len(const unsigned char *s)
 {
 	size_t k = abuf_utf8_len(s);
+	uint32_t cp;
 
-	return k && !(s[0] == 0xc2 && s[1] < 0xa0) ? k : 0;
+	if (k < 2)
+		return k;
+	cp = abuf_code_point(s, k);
+	for (size_t i = 0; i < sizeof(abuf_unshown) / sizeof(abuf_unshown[0]); i++)
+		if (cp >= abuf_unshown[i].first && cp <= abuf_unshown[i].last)
+			return 0;
+	return k;
 }
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when there is none. */

@@ -37,7 +37,10 @@ void abuf_put_field(struct audit_buf *b, const char *s);
 void abuf_put_quoted(struct audit_buf *b, const char *s);
 /* The length of the well-formed UTF-8 sequence at s, 0 when there is none. */
 size_t abuf_utf8_len(const unsigned char *s);
-/* The same, 0 for a C1 control too: what a trail shows as it is. */
+/*
+ * The same, 0 for a C1 control or a format character that reorders or
+ * hides text (U+202E...): what a trail or a log line shows as it is.
+ */
 size_t abuf_text_len(const unsigned char *s);
 /* Ends the line ("...\n" when truncated); returns its length. */
 size_t abuf_finish(struct audit_buf *b, const char *start);

@@ -15,9 +15,11 @@
 
 #include <json-c/json.h>
 
+#include "audit/audit-buf.h"
 #include "lib/util.h"
 #include "commands.h"
 #include "protocol/client.h"
+#include "protocol/oci-state.h"
 #include "protocol/protocol.h"
 
 #define STATUS_TIMEOUT_MS 5000
@@ -27,6 +29,20 @@ static const char *status_str(struct json_object *o, const char *key)
 	struct json_object *v;
 
 	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "?";
+}
+
+/*
+ * A field a client chose (a sandbox id) as a terminal may show it: control
+ * characters, C1 and format ones (U+202E), '\\' and blanks as \xNN.
+ */
+static const char *status_text(struct json_object *o, const char *key, char *buf, size_t size)
+{
+	struct audit_buf b;
+
+	abuf_init(&b, buf, size);
+	abuf_put_field(&b, status_str(o, key));
+	*b.p = '\0';
+	return buf;
 }
 
 static int64_t status_int(struct json_object *o, const char *key)
@@ -89,7 +105,7 @@ static void status_print_header(struct json_object *st)
 static void status_print(struct json_object *st)
 {
 	struct json_object *list;
-	char p50[32], p99[32];
+	char p50[32], p99[32], id[OCI_ID_MAX * 4 + 8], policy[PROTO_POLICY_NAME_MAX * 4 + 8];
 
 	status_print_header(st);
 	if (!json_object_object_get_ex(st, "sandboxes", &list) ||
@@ -102,7 +118,8 @@ static void status_print(struct json_object *st)
 		struct json_object *fc;
 
 		printf("%-24s %8" PRId64 " %-16s %10" PRId64 " %8" PRId64 " %9s %9s%s\n",
-		       status_str(s, "id"), status_int(s, "pid"), status_str(s, "policy"),
+		       status_text(s, "id", id, sizeof(id)), status_int(s, "pid"),
+		       status_text(s, "policy", policy, sizeof(policy)),
 		       status_int(s, "notifications"), status_int(s, "denials"),
 		       status_ns(status_int(s, "p50_ns"), p50, sizeof(p50)),
 		       status_ns(status_int(s, "p99_ns"), p99, sizeof(p99)),

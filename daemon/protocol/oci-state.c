@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "audit/audit-buf.h"
 #include "lib/util.h"
 #include "oci-state.h"
 #include "protocol.h"
@@ -94,14 +95,20 @@ static int oci_find_seccomp_fd(struct json_object *msg, size_t n_fds, size_t *re
 }
 
 /*
- * An id names the sandbox in the log, the audit trail and status: no
- * control characters (runc and crun allow letters, digits and "_+-." only).
+ * An id names the sandbox in the log, the audit trail and status: UTF-8
+ * with no control character, C0 or C1, and no format character that
+ * reorders or hides what a terminal shows (U+202E...: abuf_text_len).
+ * runc and crun allow letters, digits and "_+-." only.
  */
 static bool oci_id_printable(const char *id)
 {
-	for (const unsigned char *c = (const unsigned char *)id; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
+	for (const unsigned char *c = (const unsigned char *)id; *c;) {
+		size_t k = abuf_text_len(c);
+
+		if (!k || *c < 0x20 || *c == 0x7f)
 			return false;
+		c += k;
+	}
 	return true;
 }
 

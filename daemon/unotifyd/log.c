@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "audit/audit-buf.h"
 #include "log.h"
 
 static bool log_journal_prefix;
@@ -64,13 +65,23 @@ static const char *log_level_word(int priority)
  * A line is one line: a control character a client put in a field (a
  * sandbox id, a path) that reached a message unescaped becomes '?', so
  * that it can neither end the line and forge one of ours nor, under
- * systemd, start one with a priority of its own.
+ * systemd, start one with a priority of its own. So does each byte of a
+ * C1 control (U+009B is CSI), of a character that reorders or hides text
+ * (U+202E) and of what is not UTF-8: a terminal shows the line as it is.
+ * line is NUL-terminated at len.
  */
 static void log_neutralize(char *line, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
-			line[i] = '?';
+	for (size_t i = 0; i < len;) {
+		unsigned char *c = (unsigned char *)line + i;
+		size_t k = abuf_text_len(c);
+
+		if (!k || *c < 0x20 || *c == 0x7f) {
+			*c = '?';
+			k = 1;
+		}
+		i += k;
+	}
 }
 
 void log_msg(int priority, const char *fmt, ...)
@@ -90,6 +101,7 @@ void log_msg(int priority, const char *fmt, ...)
 	va_end(ap);
 	if ((size_t)n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
+	line[n] = '\0';
 	log_neutralize(line, (size_t)n);
 	line[n++] = '\n';
 	/* One write per line; a failing stderr has nowhere to be reported. */

@@ -29,6 +29,7 @@
 
 #include "lib/util.h"
 #include "log.h"
+#include "protocol/oci-state.h"
 #include "protocol/protocol.h"
 #include "engine/enforce.h"
 #include "sandbox.h"
@@ -51,6 +52,7 @@ struct sandbox {
 	struct sandbox *next, *prev;
 	uint64_t serial;
 	char *id;
+	char *id_shown; /* id as the log shows it: escaped (log_escape), whatever it holds */
 	pid_t pid;
 	char *policy_name;
 	char *fail_reason;
@@ -127,6 +129,7 @@ static void sandbox_free(struct sandbox *s)
 	if (!s)
 		return;
 	free(s->id);
+	free(s->id_shown);
 	free(s->policy_name);
 	free(s->fail_reason);
 	free(s);
@@ -135,13 +138,15 @@ static void sandbox_free(struct sandbox *s)
 static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit *audit)
 {
 	struct sandbox *s = calloc(1, sizeof(*s));
+	char esc[OCI_ID_MAX * 4 + 8];
 
 	if (!s)
 		return NULL;
 	s->id = strdup(p->id);
+	s->id_shown = strdup(log_escape(p->id, esc, sizeof(esc)));
 	s->policy_name = strdup(p->policy_name);
 	s->fail_reason = p->fail_reason ? strdup(p->fail_reason) : NULL;
-	if (!s->id || !s->policy_name || (p->fail_reason && !s->fail_reason)) {
+	if (!s->id || !s->id_shown || !s->policy_name || (p->fail_reason && !s->fail_reason)) {
 		sandbox_free(s);
 		return NULL;
 	}
@@ -210,7 +215,7 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 	if (d->config.sync) {
 		r = unotify_listener_set_sync(l, true);
 		if (r < 0 && r != -EOPNOTSUPP)
-			log_warning("sandbox %s: same-CPU hand-off not set: %s", s->id,
+			log_warning("sandbox %s: same-CPU hand-off not set: %s", s->id_shown,
 				    strerror(-r));
 	}
 	s->sync = unotify_listener_sync(l);
@@ -220,7 +225,7 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 		s->fail_reason = strdup("supervisor thread setup failed");
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "thread setup failed";
 		s->enforcer.policy = NULL;
-		log_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id,
+		log_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id_shown,
 			  strerror(-r));
 	}
 }
@@ -240,7 +245,8 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 		s->fail_reason = strdup("the sandbox's root could not be pinned");
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "root not pinned";
 		s->enforcer.policy = NULL;
-		log_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id, strerror(-r));
+		log_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id_shown,
+			  strerror(-r));
 	}
 }
 
@@ -265,7 +271,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	}
 	r = unotify_listener_new(listener_fd, &l);
 	if (r < 0) {
-		log_error("sandbox %s: listener not usable: %s", s->id, strerror(-r));
+		log_error("sandbox %s: listener not usable: %s", s->id_shown, strerror(-r));
 		proto_reply_error(*conn, "listener not usable");
 		sandbox_free(s);
 		return r;
@@ -283,8 +289,8 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	if (r < 0)
 		log_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
 			  "(ENOSYS)",
-			  s->id, strerror(-r));
-	log_info("sandbox %s ended: %llu notifications, %llu denials", s->id,
+			  s->id_shown, strerror(-r));
+	log_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown,
 		 (unsigned long long)atomic_load(&s->enforcer.notifications),
 		 (unsigned long long)atomic_load(&s->enforcer.denials));
 	sandbox_unlink(d, s);
