@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <linux/nsfs.h>
 #include <linux/sched.h>
 #include <sched.h>
@@ -61,6 +62,7 @@ static const struct unotify_syscall_rule harden_base[] = {
 	ANY(unlink), ANY(memfd_create), ANY(fsync), ANY(fdatasync),
 	ARG_EQ(ioctl, 1, TCGETS), /* isatty() on stdio */
 	ARG_EQ(ioctl, 1, NS_GET_PARENT), /* a client's pid namespace (pending.c) */
+	ARG_EQ(kcmp, 2, KCMP_FILE), /* a listener registered twice (sandbox.c) */
 	/* the socket and its clients; sd_notify and the journal */
 	ANY(poll), ANY(ppoll), ANY(accept4), ANY(recvmsg), ANY(sendmsg), ANY(sendto),
 	ANY(recvfrom), ANY(getsockopt), ANY(setsockopt), ANY(shutdown), ANY(connect),

@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/kcmp.h>
 
 #include <json-c/json.h>
 
@@ -53,6 +55,7 @@ struct sandbox {
 	uint64_t serial;
 	char *id;
 	char *id_shown; /* id as the log shows it: escaped (log_escape), whatever it holds */
+	int listener_fd; /* borrowed from its listener, open while the sandbox is linked */
 	pid_t pid;
 	char *policy_name;
 	char *fail_reason;
@@ -162,9 +165,43 @@ static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit 
 	return s;
 }
 
-static void sandbox_link(struct daemon *d, struct sandbox *s)
+/*
+ * The linked sandbox whose listener fd is too (*ret), as a dup of it or one
+ * taken by pidfd_getfd, sent on another connection, is: 1, else 0. Two
+ * threads would take its notifications in turn, each deciding by its own
+ * policy. kcmp tells whether two descriptors are one open file; when it
+ * fails nothing can be told: -errno, which refuses. Under d->lock.
+ */
+static int sandbox_listener_owner(struct daemon *d, int fd, const struct sandbox **ret)
 {
+	pid_t self = getpid();
+
+	for (const struct sandbox *o = d->sandboxes; o; o = o->next) {
+		long r = syscall(SYS_kcmp, self, self, KCMP_FILE, fd, o->listener_fd);
+
+		if (r < 0)
+			return negative_errno();
+		if (r == 0) {
+			*ret = o;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Links s, unless its listener is supervised already: -EALREADY (its id in owner), -errno. */
+static int sandbox_link(struct daemon *d, struct sandbox *s, char *owner, size_t size)
+{
+	const struct sandbox *o = NULL;
+	int r;
+
 	pthread_mutex_lock(&d->lock);
+	r = sandbox_listener_owner(d, s->listener_fd, &o);
+	if (r != 0) {
+		snprintf(owner, size, "%s", o ? o->id_shown : "?");
+		pthread_mutex_unlock(&d->lock);
+		return r > 0 ? -EALREADY : r;
+	}
 	s->serial = ++d->sandboxes_total;
 	s->next = d->sandboxes;
 	if (s->next)
@@ -173,6 +210,21 @@ static void sandbox_link(struct daemon *d, struct sandbox *s)
 	d->sandboxes_active++;
 	pthread_mutex_unlock(&d->lock);
 	atomic_fetch_add(&d->generation, 1);
+	return 0;
+}
+
+/* A listener sandbox_link refused: said to the client and logged, once. */
+static void sandbox_refuse_listener(const struct sandbox *s, int *conn, int r, const char *owner)
+{
+	if (r == -EALREADY) {
+		log_warning("sandbox %s: refused: its listener is supervised already, as sandbox "
+			    "%s (two policies would decide its calls in turn)", s->id_shown, owner);
+		proto_reply_error(*conn, "the listener is supervised already");
+	} else {
+		log_error("sandbox %s: refused: cannot tell whether its listener is supervised "
+			  "already: kcmp: %s", s->id_shown, strerror(-r));
+		proto_reply_error(*conn, "cannot tell whether the listener is supervised already");
+	}
 }
 
 static void sandbox_unlink(struct daemon *d, struct sandbox *s)
@@ -260,7 +312,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	_cleanup_close_ int root_fd = p->root_fd;
 	unotify_listener *l = NULL;
 	struct sandbox *s;
-	char name[16];
+	char name[16], owner[OCI_ID_MAX * 4 + 8];
 	int r;
 
 	s = sandbox_new(p, d->audit);
@@ -276,11 +328,18 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 		sandbox_free(s);
 		return r;
 	}
+	s->listener_fd = unotify_listener_fd(l);
 	sandbox_pin_root(s, l, TAKE_FD(root_fd));
 	if (p->creds_watched)
 		(void)unotify_listener_watch_creds(l);
 	sandbox_prepare(d, s, l);
-	sandbox_link(d, s);
+	r = sandbox_link(d, s, owner, sizeof(owner));
+	if (r < 0) {
+		sandbox_refuse_listener(s, conn, r, owner);
+		unotify_listener_free(l);
+		sandbox_free(s);
+		return r;
+	}
 	sandbox_ack(s, conn);
 	snprintf(name, sizeof(name), "sbx-%s", s->id);
 	pthread_setname_np(pthread_self(), name);

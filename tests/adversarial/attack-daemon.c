@@ -432,6 +432,25 @@ static int parse_notified(char *list, int *nrs)
 }
 
 /*
+ * With ATTACK_REGISTER_AGAIN=POLICY: a dup of the listener registered too,
+ * under POLICY, on a connection of its own; "# AGAIN registered|refused"
+ * (r11-daemon-listener-twice.sh: one sandbox, two policies in turn).
+ */
+static void register_again(const char *sock, int listener)
+{
+	const char *policy = getenv("ATTACK_REGISTER_AGAIN");
+	int again, r;
+
+	if (!policy)
+		return;
+	again = fcntl(listener, F_DUPFD_CLOEXEC, 0);
+	r = again < 0 ? -errno : register_as(sock, again, policy, (int)getpid(), true);
+	if (again >= 0)
+		close(again);
+	note("AGAIN %s", r == 0 ? "registered" : "refused");
+}
+
+/*
  * daemon-run SOCKET POLICY CALLS PROGRAM [ARGS...]: this process loads a
  * filter sending CALLS to the daemon, registers itself under POLICY, and
  * execs PROGRAM, which the daemon then supervises. CALLS "foreign:LIST":
@@ -466,6 +485,7 @@ static int cmd_daemon_run(int argc, char **argv)
 	r = register_as(argv[0], listener, argv[1], (int)getpid(), true);
 	if (r < 0)
 		return setup_failed("register", -r);
+	register_again(argv[0], listener);
 	close(listener);
 	execv(argv[3], argv + 3);
 	return setup_failed("exec", errno);
