@@ -415,6 +415,27 @@ static int open_create(const struct unotify_open_plan *plan, const struct open_c
 }
 
 /*
+ * A guessed open is one openat2, with no stat: a device node the sandbox
+ * made (CAP_MKNOD) on the root's own mount is opened by it. When the
+ * target's network namespace is not ours, it is looked at: /dev/net/tun
+ * opened here would make interfaces in ours (resolve-ns.c). -EACCES then.
+ * The namespace is the one target_read found: a thread that moves itself
+ * to a new one later held this one's privileges to do so.
+ */
+static int open_guessed_ns_check(const struct open_context *c, int fd)
+{
+	struct target_stat st;
+	int r;
+
+	if (c->t->t.same_netns)
+		return 0;
+	r = target_fstat(fd, &st);
+	if (r < 0)
+		return r;
+	return resolve_ns_dev_foreign(&c->t->t, &st, false) != 0 ? -EACCES : 0;
+}
+
+/*
  * A guessed open: the one lookup is the open, as the target (its ids). In a
  * pool of supervising threads (lib/pool.c) it waits as the target's own open
  * would: a FIFO for its other end, a lease being broken, a device. The
@@ -442,6 +463,8 @@ static int open_guessed(const struct open_context *c)
 	if (waits)
 		pool_wait_end();
 	r = target_leave(&saved);
+	if (r == 0 && fd >= 0)
+		r = open_guessed_ns_check(c, fd);
 	if (r < 0 || fd < 0) {
 		if (fd >= 0)
 			fd = safe_close(fd);

@@ -57,6 +57,9 @@ int resolve_kernel(const struct target *t, const struct resolve_how *how, struct
 		return 0;
 	if (S_ISLNK(st.mode) && !(how->flags & O_PATH))
 		return 0;
+	/* A device node anywhere (CAP_MKNOD) opening into our network namespace: the walk refuses. */
+	if (!(how->flags & O_PATH) && resolve_ns_dev_foreign(t, &st, true) != 0)
+		return 0;
 	r = resolve_fd_name(t, fd, ret->path, sizeof(ret->path), &unnamed);
 	if (r < 0 || unnamed)
 		return r < 0 ? r : 0;

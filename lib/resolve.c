@@ -66,6 +66,7 @@ struct walk {
 	enum procfs_owner owner;   /* whose cur is, on procfs (procfs.c) */
 	struct procfs_view view;   /* the last procfs instance met (the target's numbers there) */
 	bool unnamed;              /* a name given to the target's result is none (name.c) */
+	int ns_kinds;              /* the target's namespaces that differ from ours, -1 unread */
 };
 
 static bool fid_equal(const struct target_fid *a, const struct target_fid *b)
@@ -122,6 +123,22 @@ static bool walk_owner_denied(enum procfs_owner o)
 	return o == PROCFS_SUPERVISOR || o == PROCFS_UNKNOWN;
 }
 
+/*
+ * A procfs directory of no task (/proc/sys...), or the name looked up in
+ * it: what the kernel would find in our namespaces, not the target's, when
+ * it is a per-namespace sysctl and the target's differs (resolve-ns.c).
+ */
+static int walk_ns_check(struct walk *w, bool proc, enum procfs_owner owner, int dirfd,
+			 const char *name)
+{
+	int r;
+
+	if (!proc || owner != PROCFS_NONE)
+		return 0;
+	r = resolve_ns_proc_foreign(w->t, &w->ns_kinds, dirfd, name);
+	return r > 0 ? -EACCES : r;
+}
+
 /* Takes fd: it becomes the directory we are in, if the target may be there. */
 static int walk_enter_dir(struct walk *w, int fd, const struct target_stat *st, enum walk_via via,
 			  const char *name)
@@ -133,6 +150,8 @@ static int walk_enter_dir(struct walk *w, int fd, const struct target_stat *st, 
 	r = walk_owner(w, fd, st, via, name, &proc, &owner);
 	if (r == 0 && walk_owner_denied(owner))
 		r = -EACCES;
+	if (r == 0)
+		r = walk_ns_check(w, proc, owner, fd, NULL);
 	if (r < 0) {
 		fd = safe_close(fd);
 		return r;
@@ -353,6 +372,8 @@ static int walk_start(struct walk *w, int start, const char *path, struct resolv
 	r = walk_owner(w, fd, &st, WALK_JUMP, NULL, &w->cur_proc, &w->owner);
 	if (r == 0 && walk_owner_denied(w->owner))
 		r = -EACCES;
+	if (r == 0)
+		r = walk_ns_check(w, w->cur_proc, w->owner, fd, NULL);
 	if (r < 0)
 		return walk_fail(w, -r, ret);
 	if (w->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) {
@@ -598,6 +619,20 @@ static int walk_final(struct walk *w, int fd, const struct target_stat *st, bool
 		}
 		if (walk_owner_denied(owner))
 			return walk_fail_at(w, fd, EACCES, ret);
+		/* A file reached by a magic link is the target's own open file: no lookup binds it. */
+		if (S_ISDIR(st->mode))
+			r = walk_ns_check(w, proc, owner, fd, NULL);
+		else if (via == WALK_LOOKUP)
+			r = walk_ns_check(w, proc, owner, w->cur, name);
+		/* In doubt (the namespace unreadable), refused too. */
+		if (r == 0 && !(w->flags & O_PATH) && resolve_ns_dev_foreign(w->t, st, true) != 0)
+			r = -EACCES;
+		if (r == -EACCES)
+			return walk_fail_at(w, fd, EACCES, ret);
+		if (r < 0) {
+			fd = safe_close(fd);
+			return r;
+		}
 	}
 	if (w->flags & O_CREAT) {
 		if (w->flags & O_EXCL)
@@ -760,6 +795,7 @@ static int walk_once(const struct target *t, const struct resolve_how *how, stru
 		.scope = -1,
 		.cur = -1,
 		.view = { .rootfd = -1 },
+		.ns_kinds = -1,
 	};
 	int r;
 

@@ -74,6 +74,7 @@ static int target_statx(int dirfd, const char *path, int flags, struct target_st
 		.uid = stx.stx_uid,
 		.gid = stx.stx_gid,
 		.automount = (stx.stx_attributes & STATX_ATTR_AUTOMOUNT) != 0,
+		.rdev = makedev(stx.stx_rdev_major, stx.stx_rdev_minor),
 		.fid = {
 			.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor),
 			.ino = stx.stx_ino,
@@ -348,6 +349,24 @@ static int target_check_userns(int procfd, struct target *t)
 }
 
 /*
+ * A device whose open binds the opener's network namespace (resolve-ns.c)
+ * is looked at after a guessed open only when the target's differs: read
+ * once per state kept, so an ordinary open in our namespace pays nothing.
+ */
+static int target_check_netns(int procfd, struct target *t)
+{
+	char name[64];
+	int r;
+
+	snprintf(name, sizeof(name), "%d/ns/net", (int)t->tid);
+	r = resolve_ns_differs(procfd, name, "thread-self/ns/net");
+	if (r < 0)
+		return r;
+	t->same_netns = r == 0;
+	return 0;
+}
+
+/*
  * Two roots: the target's own now (where its absolute paths start and its
  * ".." stops), and the sandbox's pinned one (what names are relative to,
  * and where the supervising thread is chrooted while it acts).
@@ -391,6 +410,8 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 		r = target_parse_status(status, &t);
 	if (r == 0)
 		r = target_check_userns(procfd, &t);
+	if (r == 0)
+		r = target_check_netns(procfd, &t);
 	if (r == 0)
 		r = target_read_root(procfd, l, &t);
 	/*

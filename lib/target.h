@@ -47,6 +47,7 @@ struct target {
 	uint64_t raw_cap_prm;
 	bool nnp;           /* no_new_privs: an exec grants it nothing */
 	bool same_userns;   /* the target's user namespace is ours */
+	bool same_netns;    /* its network namespace was ours when read (resolve-ns.c) */
 	mode_t umask;
 	int rootfd;         /* O_PATH: /proc/TID/root, the target's root now (owned unless borrowed) */
 	bool rootfd_borrowed; /* a kept state: rootfd is the pinned root, which it is */
@@ -163,6 +164,7 @@ struct target_stat {
 	uid_t uid;
 	gid_t gid;
 	bool automount;     /* an automount trigger not yet triggered */
+	dev_t rdev;         /* the device a device node stands for */
 	struct target_fid fid;
 };
 int target_fstat(int fd, struct target_stat *ret);
@@ -288,6 +290,29 @@ int resolve_lexical(const char *base, const char *path, char *out, size_t size);
  * acting as t); *ret_unnamed when that text names another file or none.
  */
 int resolve_fd_name(const struct target *t, int fd, char *out, size_t size, bool *ret_unnamed);
+
+/* ---- resolve-ns.c: files the kernel binds to the namespaces of their opener ---- */
+
+/*
+ * Do the namespace links a and b (names under dirfd, /proc/...) name two
+ * namespaces? 1 yes, 0 no, -errno.
+ */
+int resolve_ns_differs(int dirfd, const char *a, const char *b);
+/*
+ * Is the procfs directory fd (of no task: walk_owner's PROCFS_NONE), or
+ * the name looked up in it when name is not NULL, bound to a namespace of
+ * the target's that differs from ours? Lookups there and opens of it would
+ * reach our namespace, not the target's: 1 (the caller refuses with
+ * EACCES), 0, or -errno. *kinds: -1 at first, then which of the target's
+ * namespaces differ (read once, kept by the caller for one walk).
+ */
+int resolve_ns_proc_foreign(const struct target *t, int *kinds, int fd, const char *name);
+/*
+ * Is st a device node whose open binds the opener's network namespace,
+ * the target's being another? fresh: read it now; else as target_read
+ * found it (t->same_netns). 1, 0 or -errno.
+ */
+int resolve_ns_dev_foreign(const struct target *t, const struct target_stat *st, bool fresh);
 
 /* ---- refusal.c ---- */
 
