@@ -10,7 +10,7 @@
  * /proc/self/fd. So the walk is ours, one component at a time, and the kernel still does every
  * lookup (search permission, mounts, ".." at the root, NAME_MAX): each step
  * is openat(dir, name, O_PATH | O_NOFOLLOW). Symlinks are read and followed
- * here, with the kernel's rules: 40 at most, protected_symlinks, trailing
+ * here, with the kernel's rules: 40 at most, protected_symlinks, nosymfollow mounts, trailing
  * slashes, O_NOFOLLOW, O_CREAT|O_EXCL, RESOLVE_*. Two kinds are special:
  *  - the procfs root's "self" and "thread-self" become the target's own
  *    numbers (its innermost pid namespace's when that /proc is not ours);
@@ -473,11 +473,9 @@ static int walk_proc_self(struct walk *w, const char *name, char *text, size_t s
 	return r < 0 ? r : 1;
 }
 
-static bool walk_is_magic(int linkfd, const char *text)
+static bool walk_is_magic(const struct statfs *link_fs, const char *text)
 {
-	struct statfs sfs;
-
-	if (fstatfs(linkfd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+	if (link_fs->f_type != PROC_SUPER_MAGIC)
 		return false;
 	return text[0] == '/' || memchr(text, ':', strcspn(text, "/")) != NULL;
 }
@@ -548,11 +546,17 @@ static int walk_follow(struct walk *w, int linkfd, const struct target_stat *lin
 		       struct resolved *ret)
 {
 	char text[PATH_MAX];
+	struct statfs link_fs;
 	int r;
 
 	if (w->resolve & RESOLVE_NO_SYMLINKS)
 		return walk_fail(w, ELOOP, ret);
 	if (w->links++ >= RESOLVE_MAX_LINKS)
+		return walk_fail(w, ELOOP, ret);
+	/* Its mount's flags: the kernel follows no link of a nosymfollow mount (ELOOP). */
+	if (fstatfs(linkfd, &link_fs) < 0)
+		return walk_fail(w, errno, ret);
+	if (link_fs.f_flags & ST_NOSYMFOLLOW)
 		return walk_fail(w, ELOOP, ret);
 	r = walk_may_follow(w, link);
 	if (r < 0)
@@ -564,7 +568,7 @@ static int walk_follow(struct walk *w, int linkfd, const struct target_stat *lin
 		r = walk_readlink(w, linkfd, text, sizeof(text));
 		if (r < 0)
 			return walk_fail(w, -r, ret);
-		if (walk_is_magic(linkfd, text))
+		if (walk_is_magic(&link_fs, text))
 			return walk_jump(w, name, next, last, trailing, ret);
 	}
 	return walk_splice(w, text, next, ret);

@@ -232,6 +232,9 @@ struct pidfd_info {
 #ifndef USERFAULTFD_IOC_NEW
 #define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00) /* /dev/userfaultfd, 6.1 */
 #endif
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000 /* statfs(2) f_flags of a nosymfollow mount, 5.10 */
+#endif
 
 /* The AUDIT_ARCH_* of the ABI we are built for: the only one a filter lets through. */
 #if defined(__x86_64__) && !defined(__ILP32__)
