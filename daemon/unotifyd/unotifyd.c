@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <sys/prctl.h>
 #include <grp.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -533,6 +535,27 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 		    active, workers > active ? (size_t)(workers - active) : 0);
 }
 
+/*
+ * Started from a shell, we would keep its terminal as our controlling one,
+ * and /dev/tty opened for a sandbox is the opener's terminal: a sandbox
+ * that left its own (setsid) got ours. Leave it, so that such an open is
+ * ENXIO, as under systemd. TIOCNOTTY by a session leader would hang up the
+ * terminal's foreground group: one keeps it, and says so.
+ */
+static void leave_terminal(void)
+{
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (getsid(0) == getpid())
+		log_warning("a session leader with a controlling terminal: a sandbox's /dev/tty "
+			    "opened by the daemon is that terminal (start unotifyd with setsid)");
+	else if (ioctl(fd, TIOCNOTTY) < 0)
+		log_warning("leaving the controlling terminal: %s", strerror(errno));
+	fd = safe_close(fd);
+}
+
 static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 {
 	struct daemon_config *c = &d->config;
@@ -589,6 +612,7 @@ int main(int argc, char **argv)
 	if (r != CONTINUE)
 		return r;
 	raise_nofile();
+	leave_terminal();
 	if (open_audit(d) < 0)
 		return EXIT_FAILURE;
 	sfd = signals_setup();

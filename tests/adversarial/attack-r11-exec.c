@@ -3,7 +3,8 @@
  * Round 11, execs and socket names: an ELF file whose EI_CLASS byte says
  * 32 bits while the kernel runs it by its 64-bit layout (r11-exec.sh), and
  * the answers of a unix connect or sendto that climbs out of a hidden
- * directory with ".." (r11-climb.sh).
+ * directory with ".." (r11-climb.sh). /dev/tty opened by unotifyd for a
+ * sandbox that left its terminal (r11-daemon-tty.sh).
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -106,7 +108,36 @@ static int cmd_r11_unix_bind(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r11-tty-setsid: in a session of its own (no controlling terminal), opens
+ * /dev/tty, which natively fails (ENXIO). Result: TTY OK, or TTY errno.
+ */
+static int cmd_r11_tty_setsid(int argc, char **argv)
+{
+	int p[2], err = 0;
+	pid_t pid;
+
+	(void)argv;
+	if (argc != 0 || pipe2(p, O_CLOEXEC) < 0)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		int fd = setsid() < 0 ? -1 : open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+
+		err = fd < 0 ? errno : 0;
+		_exit(write(p[1], &err, sizeof(err)) == (ssize_t)sizeof(err) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &err, sizeof(err)) != (ssize_t)sizeof(err))
+		return setup_failed("fork", pid < 0 ? errno : EIO);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	result("TTY %s", err ? errname(err) : "OK");
+	return 0;
+}
+
 const struct attack_cmd attack_r11_exec_cmds[] = {
+	{ "r11-tty-setsid", "  /dev/tty opened in a session of its own", cmd_r11_tty_setsid },
 	{ "r11-elf", "OUT INTERP CLASS  an x86-64 ELF naming INTERP, EI_CLASS set to CLASS",
 	  cmd_r11_elf },
 	{ "r11-unix-probe", "PATH...  a unix connect and sendto to each", cmd_r11_unix_probe },
