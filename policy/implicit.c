@@ -182,6 +182,44 @@ static const struct implicit_set implicit_sets[] = {
 		},
 	},
 	{
+		/*
+		 * The rest of btrfs's type that reaches files or devices with no
+		 * path call the rules decide: TREE_SEARCH(_V2) (17) reads a
+		 * subvolume's trees, small files' data stored inline and every
+		 * directory's names; INO_LOOKUP (18), INO_PATHS (35),
+		 * LOGICAL_INO(_V2) (36, 59) and INO_LOOKUP_USER (62) name
+		 * files by number; ADD_DEV (10), RM_DEV(_V2) (11, 58),
+		 * DEV_REPLACE (53), SCAN_DEV (4), FORGET_DEV (5) and
+		 * DEVICES_READY (39) have the kernel open a device by the path
+		 * they carry, and write to it; RESIZE (3), DEFAULT_SUBVOL (19)
+		 * and SCRUB (27) change or rewrite the file system under every
+		 * sandbox on it.
+		 */
+		"btrfs-admin",
+		GUARDS_PATHS | GUARDS_FILES,
+		"btrfs's tree search and inode lookups read files' data and names with no "
+		"path call, and its device ioctls have the kernel open and write a device by "
+		"a path no rule reads",
+		{
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0009411") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0009412") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0009423") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0009424") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc000943b") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc000943e") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000940a") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000940b") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000943a") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0009435") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009404") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009405") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x80009427") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009403") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009413") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc000941b") " EPERM" },
+		},
+	},
+	{
 		"device-nodes",
 		GUARDS_PATHS,
 		"a block or character device node made in an allowed directory reads and "

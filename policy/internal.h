@@ -131,7 +131,7 @@ struct policy_rule {
 };
 
 /* The implicit rule sets (implicit.c) and where one was turned off. */
-#define POLICY_IMPLICIT_SETS 16
+#define POLICY_IMPLICIT_SETS 17
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */
 	int line;
