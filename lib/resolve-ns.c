@@ -6,7 +6,11 @@
  *    follows the link it meets into the set of the looker's namespace
  *    (sysctl_follow_link, lookup_header_set): /proc/sys/net (net),
  *    /proc/sys/kernel's IPC tunables and /proc/sys/fs/mqueue (ipc),
- *    /proc/sys/user (user), /proc/sys/kernel/pid_max (pid, Linux 6.14);
+ *    /proc/sys/user (user). /proc/sys/kernel/pid_max (per pid namespace
+ *    since Linux 6.14) is not refused: its value tells nothing, and a
+ *    write needs CAP_SYS_ADMIN over our user namespace, which puts a
+ *    program beyond any sandbox (and a root `unotify run` program is
+ *    always in a pid namespace below ours: every ps would be refused);
  *  - the files of /proc/sysvipc, whose open takes the opener's IPC namespace;
  *  - /dev/net/tun (misc 10:200), whose open takes the opener's network
  *    namespace for the interface TUNSETIFF makes. /dev/ppp does not:
@@ -27,6 +31,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -44,8 +49,7 @@ enum ns_kind {
 	NS_KIND_NET = 1 << 0,
 	NS_KIND_IPC = 1 << 1,
 	NS_KIND_USER = 1 << 2,
-	NS_KIND_PID = 1 << 3,
-	NS_KIND_ANY = NS_KIND_NET | NS_KIND_IPC | NS_KIND_USER | NS_KIND_PID,
+	NS_KIND_ANY = NS_KIND_NET | NS_KIND_IPC | NS_KIND_USER,
 };
 
 /* ipc/ipc_sysctl.c: the IPC tunables of /proc/sys/kernel. */
@@ -94,8 +98,6 @@ static int ns_foreign_kinds(const struct target *t)
 		return r;
 	kinds |= r ? NS_KIND_IPC : 0;
 	kinds |= t->same_userns ? 0 : NS_KIND_USER;
-	/* NSpid has one number per pid namespace from ours down to the target's. */
-	kinds |= t->levels > 1 ? NS_KIND_PID : 0;
 	return kinds;
 }
 
@@ -115,8 +117,6 @@ static enum ns_kind ns_kind_of(const char *rel)
 		return NS_KIND_USER;
 	if (ns_name_under(rel, "sys/fs/mqueue") || strncmp(rel, "sysvipc/", 8) == 0)
 		return NS_KIND_IPC;
-	if (strcmp(rel, "sys/kernel/pid_max") == 0)
-		return NS_KIND_PID;
 	if (strncmp(rel, "sys/kernel/", 11) == 0)
 		for (size_t i = 0; i < ARRAY_SIZE(ns_ipc_kernel); i++)
 			if (strcmp(rel + 11, ns_ipc_kernel[i]) == 0)
@@ -125,49 +125,115 @@ static enum ns_kind ns_kind_of(const char *rel)
 }
 
 /*
- * How many ".." from the procfs directory fd to its instance's root: 0 to
- * NS_PROC_DEPTH_MAX, or -ENOENT when the climb leaves the instance first
- * (a bind mount of part of it) or cannot go on.
+ * How many ".." from the procfs directory fd to the root of its mount (the
+ * instance's root, or a bind mount's: runc binds /proc/sys onto itself,
+ * read-only), 0 to NS_PROC_DEPTH_MAX, that root's identity in ret_root;
+ * -ENOENT when the climb cannot go on.
  */
-static int ns_proc_depth(int fd)
+static int ns_mount_depth(int fd, struct target_stat *ret_root)
 {
 	_cleanup_close_ int cur = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	struct target_stat st, up;
-	int depth;
 
 	if (cur < 0 || target_fstat(cur, &st) < 0)
 		return -ENOENT;
-	for (depth = 0; depth <= NS_PROC_DEPTH_MAX; depth++) {
+	for (int depth = 0; depth <= NS_PROC_DEPTH_MAX; depth++) {
 		int next;
 
-		if (S_ISDIR(st.mode) && st.fid.ino == PROC_ROOT_INO)
+		if (S_ISDIR(st.mode) && st.fid.ino == PROC_ROOT_INO) {
+			*ret_root = st;
 			return depth;
+		}
 		next = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (next < 0)
 			return -ENOENT;
 		cur = safe_close(cur);
 		cur = next;
-		if (target_fstat(cur, &up) < 0 || up.fid.dev != st.fid.dev ||
-		    target_fid_equal(&up.fid, &st.fid))
+		if (target_fstat(cur, &up) < 0)
 			return -ENOENT;
+		/* ".." of a mount's root is its mount point's parent, in another mount. */
+		if (up.fid.mnt != st.fid.mnt || target_fid_equal(&up.fid, &st.fid)) {
+			*ret_root = st;
+			return depth;
+		}
 		st = up;
 	}
 	return -ENOENT;
 }
 
-/* The name of procfs directory fd relative to its instance's root: its text's last components. */
-static int ns_proc_name(int fd, char *out, size_t size)
+/* One space-separated field of a mountinfo line into out, its \ooo escapes undone. */
+static const char *ns_mountinfo_field(const char *s, char *out, size_t size)
 {
-	char link[64], text[PATH_MAX];
-	int depth = ns_proc_depth(fd);
-	const char *p;
+	size_t n = 0;
+
+	while (*s == ' ')
+		s++;
+	for (; *s && *s != ' ' && *s != '\n' && n + 1 < size; n++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			out[n] = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			out[n] = *s++;
+		}
+	}
+	out[n] = '\0';
+	return s;
+}
+
+/*
+ * Where mount mnt's root is in its file system (mountinfo's fourth field:
+ * "/sys" for a bind of /proc/sys), read from the target's mountinfo as
+ * ourselves: 0, or -ENOENT when no line of its names it.
+ */
+static int ns_mount_root(const struct target *t, uint64_t mnt, char *out, size_t size)
+{
+	_cleanup_free_ char *info = NULL;
+	char name[64], field[32];
+	int r, q;
+
+	snprintf(name, sizeof(name), "%d/mountinfo", (int)t->tid);
+	r = target_suspend();
+	if (r < 0)
+		return r;
+	q = target_read_file(target_proc_fd(), name, &info);
+	r = target_resume();
+	if (r < 0 || q < 0)
+		return r < 0 ? r : q;
+	for (const char *line = info; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *s = ns_mountinfo_field(line, field, sizeof(field));
+
+		if (strtoull(field, NULL, 10) != mnt)
+			continue;
+		s = ns_mountinfo_field(s, field, sizeof(field)); /* parent */
+		s = ns_mountinfo_field(s, field, sizeof(field)); /* major:minor */
+		ns_mountinfo_field(s, out, size);
+		return out[0] == '/' ? 0 : -ENOENT;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The name of procfs directory fd relative to its instance's root: the
+ * root of its mount within the instance, then its text's last components
+ * below that root. A part of /proc bound elsewhere, even onto another
+ * procfs directory, is named by what it is, not where it is mounted.
+ */
+static int ns_proc_name(const struct target *t, int fd, char *out, size_t size)
+{
+	char link[64], text[PATH_MAX], root[PATH_MAX];
+	struct target_stat mroot;
+	int depth = ns_mount_depth(fd, &mroot), r;
+	const char *p, *below;
 	ssize_t n;
 
 	if (depth < 0)
 		return depth;
-	if (depth == 0) {
-		out[0] = '\0'; /* the instance's root itself */
-		return 0;
+	strcpy(root, "/");
+	if (mroot.fid.ino != PROC_ROOT_INO) {
+		r = ns_mount_root(t, mroot.fid.mnt, root, sizeof(root));
+		if (r < 0)
+			return r;
 	}
 	snprintf(link, sizeof(link), "self/fd/%d", fd);
 	n = readlinkat(target_proc_fd(), link, text, sizeof(text) - 1);
@@ -177,11 +243,13 @@ static int ns_proc_name(int fd, char *out, size_t size)
 	for (p = text + n; depth > 0 && p > text; depth--)
 		while (--p > text && *p != '/')
 			;
-	if (depth > 0 || *p != '/' || strchr(p, ' '))
+	if (depth > 0 || (p != text + n && *p != '/') || strchr(p, ' '))
 		return -ENOENT; /* too few components, or " (deleted)" */
-	if (strlen(p + 1) >= size)
+	below = p == text + n ? "" : p + 1;
+	for (p = root; *p == '/'; p++)
+		;
+	if ((size_t)snprintf(out, size, "%s%s%s", p, *p && *below ? "/" : "", below) >= size)
 		return -ENAMETOOLONG;
-	strcpy(out, p + 1);
 	return 0;
 }
 
@@ -198,7 +266,7 @@ int resolve_ns_proc_foreign(const struct target *t, int *kinds, int fd, const ch
 	}
 	if (*kinds == 0)
 		return 0;
-	r = ns_proc_name(fd, rel, sizeof(rel));
+	r = ns_proc_name(t, fd, rel, sizeof(rel));
 	if (r == 0 && name && snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "%s%s",
 				       rel[0] ? "/" : "", name) >= (int)(sizeof(rel) - strlen(rel)))
 		r = -ENAMETOOLONG;

@@ -15,6 +15,8 @@
 # interface in the daemon's namespace. Guards: natively, from namespaces
 # of its own, the program does not see the interface; a sandbox in the
 # daemon's own namespaces still sees it (the same namespace: allowed).
+# Also a part of /proc bound onto another /proc directory by a container
+# root that may mount (bind-*): named by what it is, not where it is.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "namespaces and unotifyd"
@@ -25,6 +27,10 @@ setup_tmp
 
 IF=r11d$$
 policy p1 "default allow
+deny @file-read @file-write @file-create @file-delete @file-attr @file-stat path=/nonexistent-zzz EACCES"
+# pm: the same for a container root that may mount (the bind-* cases).
+policy pm "default allow
+implicit fixed-view off
 deny @file-read @file-write @file-create @file-delete @file-attr @file-stat path=/nonexistent-zzz EACCES"
 
 # unotifyd in a network and IPC namespace of the test's own.
@@ -107,6 +113,62 @@ else
 	else
 		case_pass "refused: $(printf '%s' "$ERR" | tail -1 | cut -c1-80)"
 	fi
+fi
+
+# A container root that may mount (fixed-view off) binds a part of /proc
+# onto another /proc directory: the name the check once read was the mount
+# point's (/proc/driver), not what is mounted there (a review of the fix).
+# mounter SCRIPT: run --daemon under pm as root of user, mount, network and
+# IPC namespaces of its own (a rootless container).
+mounter() {
+	bounded "$RUN_TIMEOUT" nsenter -t "$DPID" -n -i unshare -U -r -m -n -i --propagation private \
+		"$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name pm -- sh -c "$1"
+}
+
+case_begin bind-net "(unotifyd) /proc/sys/net bound onto /proc/driver, the daemon's interface looked up there"
+mounter "mount --bind /proc/sys/net /proc/driver && echo MOUNTED && stat -c %F /proc/driver/ipv4/conf/$IF"
+if ! results | grep -q MOUNTED; then
+	case_fail "the bind mount did not happen (status $RC): $(printf '%s' "$ERR" | tail -1)"
+elif [ "$RC" = 0 ]; then
+	case_fail "bypass: the sandbox sees the daemon's interface: $OUT"
+elif printf '%s\n' "$ERR" | grep -q 'Permission denied'; then
+	case_pass "refused"
+else
+	case_fail "not the documented EACCES: $(printf '%s' "$ERR" | tail -1)"
+fi
+
+case_begin bind-ipc "(unotifyd) /proc/sys/kernel bound onto /proc/driver, the daemon's msgmnb written there"
+before=$(in_daemon_ns cat /proc/sys/kernel/msgmnb)
+mounter "mount --bind /proc/sys/kernel /proc/driver && echo MOUNTED && echo $((before + 9)) > /proc/driver/msgmnb && echo WROTE"
+after=$(in_daemon_ns cat /proc/sys/kernel/msgmnb)
+if ! results | grep -q MOUNTED; then
+	case_fail "the bind mount did not happen (status $RC): $(printf '%s' "$ERR" | tail -1)"
+elif [ "$after" != "$before" ]; then
+	case_fail "bypass: the daemon's msgmnb went from $before to $after"
+elif results | grep -q WROTE; then
+	case_fail "the write succeeded somewhere: $(results | head -1)"
+else
+	case_pass "the daemon's value is still $before"
+fi
+
+# As runc makes /proc/sys read-only (bound onto itself): a sysctl of no
+# namespace still reads, one of the network namespace is still refused.
+case_begin bind-self-guard "(guard) /proc/sys bound onto itself: kernel/ostype reads, net/core/somaxconn is refused"
+mounter "mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys && cat /proc/sys/kernel/ostype && cat /proc/sys/net/core/somaxconn"
+if results | grep -qx Linux && printf '%s\n' "$ERR" | grep -q 'somaxconn: Permission denied'; then
+	case_pass "ostype read, somaxconn refused"
+else
+	case_fail "status $RC: $(results | head -2 | tr '\n' ' ') $(printf '%s' "$ERR" | tail -1)"
+fi
+
+# unotify run as root puts the program in a pid namespace below ours: the
+# per pid namespace pid_max is not refused (ps reads it; see SECURITY.md).
+case_begin run-pid-max "(guard) unotify run as root reads /proc/sys/kernel/pid_max"
+urun --policy "$T/policies/p1.policy" -- cat /proc/sys/kernel/pid_max
+if [ "$RC" = 0 ] && results | grep -Eqx '[0-9]+'; then
+	case_pass "read: $(results | head -1)"
+else
+	case_fail "refused (status $RC): $(printf '%s' "$ERR" | tail -1)"
 fi
 
 case_begin same-ns "(guard) a sandbox in the daemon's own namespaces still sees $CONF"
