@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "record.h"
 #include "lib/util.h"
@@ -482,11 +484,46 @@ static int record_verify(const char *name, const char *text)
 	return r;
 }
 
-int record_write(const struct record *rec, const char *path, char *const *argv)
+int record_open(const char *path, int *ret_fd)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+				      0644);
+	struct stat st;
+
+	if (fd < 0)
+		return negative_errno();
+	if (fstat(fd, &st) < 0)
+		return negative_errno();
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+		return -EPERM;
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* All of text at the start of fd, and nothing after it. */
+static int record_put(int fd, const char *text, size_t len)
+{
+	size_t done = 0;
+
+	if (ftruncate(fd, 0) < 0)
+		return negative_errno();
+	while (done < len) {
+		ssize_t n = pwrite(fd, text + done, len - done, (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? negative_errno() : -EIO;
+		done += (size_t)n;
+	}
+	return fsync(fd) < 0 && errno != EINVAL ? negative_errno() : 0;
+}
+
+int record_write(const struct record *rec, int fd, const char *path, char *const *argv)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len), *out;
+	FILE *mem = open_memstream(&text, &len);
 	int r;
 
 	if (!mem)
@@ -498,12 +535,5 @@ int record_write(const struct record *rec, const char *path, char *const *argv)
 		r = record_verify(path, text);
 	if (r < 0)
 		return r;
-	out = fopen(path, "we");
-	if (!out)
-		return negative_errno();
-	if (fwrite(text, 1, len, out) != len)
-		r = negative_errno();
-	if (fclose(out) != 0 && r == 0)
-		r = negative_errno();
-	return r;
+	return record_put(fd, text, len);
 }

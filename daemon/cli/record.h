@@ -29,11 +29,22 @@ int record_policy_text(char **ret);
 void record_add(struct record *rec, const struct audit_record *r);
 
 /*
- * Writes the policy that allows what was recorded to path, with comments;
- * argv is the recorded command (for the header). The text is checked by
- * the parser before it is written. Returns -errno.
+ * Opens the file the policy will be written to, before the program runs:
+ * a program that may write where it is (a run as root with --user, in the
+ * program's own directory) must not turn the name into a link to a file of
+ * ours meanwhile. Not followed if a symbolic link, and it must be a
+ * regular file with one name (a hard link to a file of another's is not
+ * ours to rewrite). Nothing is truncated yet. Returns -errno.
  */
-int record_write(const struct record *rec, const char *path, char *const *argv);
+int record_open(const char *path, int *ret_fd);
+
+/*
+ * Writes the policy that allows what was recorded to fd (record_open's,
+ * named path), with comments; argv is the recorded command (for the
+ * header). The text is checked by the parser before it is written.
+ * Returns -errno.
+ */
+int record_write(const struct record *rec, int fd, const char *path, char *const *argv);
 
 /* ---- record-fold.c: paths to globs ---- */
 

@@ -246,6 +246,7 @@ struct run_state {
 	struct run_syscount **syscounts;
 	size_t n_syscounts;
 	struct record *record;
+	int record_fd; /* --record: the file, opened before the program runs */
 	struct run_landlock landlock;
 };
 
@@ -341,6 +342,14 @@ static int run_prepare(struct run_state *s)
 	}
 	if (o->record_path && record_new(&s->record) < 0)
 		return -ENOMEM;
+	r = o->record_path ? record_open(o->record_path, &s->record_fd) : 0;
+	if (r < 0) {
+		fprintf(stderr, "unotify: cannot open %s for the recorded policy: %s%s\n",
+			o->record_path, strerror(-r),
+			r == -ELOOP || r == -EPERM ? " (a symbolic link, or not a regular file "
+						     "with one name)" : "");
+		return r;
+	}
 	/* A recorded run logs every call: to a trail only when --log asks for one. */
 	r = o->record_path && !o->log_path ? 0 : audit_open(o->log_path, o->log_format, &s->audit);
 	if (r < 0) {
@@ -576,6 +585,7 @@ static void run_state_free(struct run_state *s)
 	unotify_child_close(&s->child);
 	run_stats_free(s->stats);
 	record_free(s->record);
+	s->record_fd = safe_close(s->record_fd);
 	run_audit_close(s->audit);
 	policy_program_free(s->prog);
 	run_landlock_free(&s->landlock);
@@ -644,7 +654,7 @@ static int run_handoff(struct run_state *s)
 /* --record: the program's status stays the exit code; failing to write is ours. */
 static int run_record_write(struct run_state *s)
 {
-	int r = record_write(s->record, s->o->record_path, s->o->argv);
+	int r = record_write(s->record, s->record_fd, s->o->record_path, s->o->argv);
 
 	if (r < 0)
 		fprintf(stderr, "unotify: cannot write the recorded policy %s: %s\n",
@@ -661,6 +671,7 @@ int run_main(const struct run_options *o)
 		.o = o,
 		.child = UNOTIFY_CHILD_INIT,
 		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.record_fd = -1,
 	};
 	int r;
 
