@@ -32,15 +32,19 @@ static bool net_is_v4_mapped(const uint8_t addr[16])
 	return memcmp(addr, net_v4_mapped, sizeof(net_v4_mapped)) == 0;
 }
 
+/*
+ * An IPv4-mapped IPv6 address is sent as IPv4: it is family=inet's, and
+ * never family=inet6's, or `allow ... family=inet6` (an IPv6-only list)
+ * would let IPv4 through by its mapped form.
+ */
 static bool net_family_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
 {
-	for (size_t i = 0; i < n->n_families; i++) {
-		if (n->families[i] == sa->family)
+	bool mapped = sa->family == AF_INET6 && net_is_v4_mapped(sa->addr);
+	int family = mapped ? AF_INET : sa->family;
+
+	for (size_t i = 0; i < n->n_families; i++)
+		if (n->families[i] == family)
 			return true;
-		if (n->families[i] == AF_INET && sa->family == AF_INET6 &&
-		    net_is_v4_mapped(sa->addr))
-			return true;
-	}
 	return false;
 }
 
