@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -47,7 +48,7 @@
 /* What a set guards: it is added when the policy has such rules. */
 #define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
 #define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
-#define GUARDS_ADDRESS (1u << 2) /* addr= or port= */
+#define GUARDS_ADDRESS (1u << 2) /* addr=, port=, family=, or a network refusal */
 #define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
 #define GUARDS_ANY     (1u << 4) /* every policy: what it guards is the supervisor itself */
 #define GUARDS_PROTO   (1u << 5) /* proto= */
@@ -530,6 +531,26 @@ static bool implicit_rule_has_net(const struct policy_rule *r)
 	return false;
 }
 
+/*
+ * Does r decide where a program's packets may go: an address, port or
+ * family condition, or a refusal of a network call? A raw or packet socket
+ * sends where no such rule looks (a frame built by the program, sent with
+ * no address), so every one of them needs raw-sockets.
+ */
+static bool implicit_rule_decides_destination(const struct policy_rule *r)
+{
+	if (r->net.n_cidrs || r->net.n_ports || r->net.n_families)
+		return true;
+	/* A refusal of a unix socket's name is about no destination a raw socket reaches. */
+	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || r->net.n_unix)
+		return false;
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscalls[i] == SYS_connect || r->syscalls[i] == SYS_sendto ||
+		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg)
+			return true;
+	return false;
+}
+
 static bool implicit_rule_has_files(const struct policy_rule *r)
 {
 	for (size_t i = 0; i < r->n_syscalls; i++)
@@ -551,7 +572,7 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		    ((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
 		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
 		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
-		    ((s->guards & GUARDS_ADDRESS) && (r->net.n_cidrs || r->net.n_ports)) ||
+		    ((s->guards & GUARDS_ADDRESS) && implicit_rule_decides_destination(r)) ||
 		    ((s->guards & GUARDS_PROTO) && r->net.n_protos))
 			return r;
 	}
