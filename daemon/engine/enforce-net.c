@@ -269,14 +269,20 @@ static void net_view_inet6(const struct net_state *s, struct policy_sockaddr *v)
 	v->port = ntohs(sin6.sin6_port);
 }
 
-/* An abstract name is every byte after the leading NUL; NULs in it are shown as '@' (ss). */
+/*
+ * An abstract name is every byte after the leading NUL. A NUL in it is
+ * shown as \x01, which no pattern spells: only '*' or '?' match it. As
+ * '@' (ss shows it so), `unix=@a@b` also named the other socket "a\0b".
+ */
+#define NET_ABSTRACT_NUL '\x01'
+
 static void net_view_abstract(const struct net_state *s, struct policy_sockaddr *v)
 {
 	size_t off = offsetof(struct sockaddr_un, sun_path) + 1;
 	size_t n = s->alen - off;
 
 	for (size_t i = 0; i < n && i + 1 < sizeof(v->unix_path); i++)
-		v->unix_path[i] = s->addr[off + i] ? (char)s->addr[off + i] : '@';
+		v->unix_path[i] = s->addr[off + i] ? (char)s->addr[off + i] : NET_ABSTRACT_NUL;
 	v->unix_abstract = true;
 }
 

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <elf.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -136,7 +138,59 @@ static int cmd_r11_tty_setsid(int argc, char **argv)
 	return 0;
 }
 
+/* The abstract address of name, '~' standing for a NUL byte; its length in *ret_len. */
+static void r11_abstract(const char *name, struct sockaddr_un *sa, socklen_t *ret_len)
+{
+	size_t n = strlen(name);
+
+	*sa = (struct sockaddr_un){ .sun_family = AF_UNIX };
+	for (size_t i = 0; i < n && i + 1 < sizeof(sa->sun_path); i++)
+		sa->sun_path[i + 1] = name[i] == '~' ? '\0' : name[i];
+	*ret_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+/*
+ * r11-abstract-connect NAME...: connects to each abstract socket ('~' is a
+ * NUL byte). Result: one line per NAME, ABSTRACT NAME OK or the errno.
+ */
+static int cmd_r11_abstract_connect(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		struct sockaddr_un sa;
+		socklen_t len;
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), r;
+
+		r11_abstract(argv[i], &sa, &len);
+		r = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&sa, len);
+		result("ABSTRACT %s %s", argv[i], r < 0 ? errname(errno) : "OK");
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+/* r11-abstract-listen NAME SECS: listens on an abstract socket for SECS seconds. Result: LISTENING. */
+static int cmd_r11_abstract_listen(int argc, char **argv)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (argc != 2)
+		return 2;
+	r11_abstract(argv[0], &sa, &len);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 16) < 0)
+		return setup_failed("listen", errno);
+	result("LISTENING");
+	fflush(stdout);
+	sleep((unsigned int)strtoul(argv[1], NULL, 10));
+	return 0;
+}
+
 const struct attack_cmd attack_r11_exec_cmds[] = {
+	{ "r11-abstract-connect", "NAME...  connect to abstract sockets ('~': NUL)",
+	  cmd_r11_abstract_connect },
+	{ "r11-abstract-listen", "NAME SECS  an abstract socket listening", cmd_r11_abstract_listen },
 	{ "r11-tty-setsid", "  /dev/tty opened in a session of its own", cmd_r11_tty_setsid },
 	{ "r11-elf", "OUT INTERP CLASS  an x86-64 ELF naming INTERP, EI_CLASS set to CLASS",
 	  cmd_r11_elf },
