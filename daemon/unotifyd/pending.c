@@ -37,12 +37,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/nsfs.h>
 
+#include "lib/util.h"
 #include "pending.h"
 
 static uint64_t pending_ns_ino_self(void)
@@ -102,10 +104,40 @@ static uint64_t pending_top_pidns(pid_t pid)
 	return ino;
 }
 
+/*
+ * Is pid a child of ours: the helper that makes a connect a sandbox asked
+ * for (lib/emulate-net.c), in our own pid namespace? Its connection is the
+ * sandbox's, not a client's inside: a root sandbox connecting to us that
+ * way once took the share of root's runtime, and root's registrations
+ * failed.
+ */
+static bool pending_is_our_helper(pid_t pid)
+{
+	char path[64], buf[1024];
+	const char *at;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	fd = safe_close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	at = strstr(buf, "\nPPid:");
+	return at && strtol(at + 6, NULL, 10) == (long)getpid();
+}
+
 void pending_key_of(const struct ucred *cred, struct pending_key *ret)
 {
 	/* The pid may be gone or reused by now: the key is a share, never a permission. */
-	*ret = (struct pending_key){ .uid = cred->uid, .pidns = pending_top_pidns(cred->pid) };
+	*ret = (struct pending_key){ .uid = cred->uid };
+	/* Unknown (0), as a peer outside our view: never counted as inside. */
+	if (!pending_is_our_helper(cred->pid))
+		ret->pidns = pending_top_pidns(cred->pid);
 }
 
 static bool pending_same(const struct pending_key *a, const struct pending_key *b)

@@ -12,8 +12,12 @@
 # at accept; namespaces nested in the client's count as its own. The
 # forbidden effect: a registration from outside the flooding sandbox
 # fails while the flood goes on, from one pid namespace or from forty
-# nested ones. Guard: the flood held its connections open and reopened
-# them (it ran).
+# nested ones. Round 12: under a policy whose unix= rule has unotifyd
+# perform the sandbox's connects, they came from unotifyd's own helper, a
+# client in the daemon's pid namespace: the flood took root's share and
+# root's registrations failed (flood-performed); a helper's connection
+# now counts as outside. Guard: the flood held its connections open and
+# reopened them (it ran).
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "unotifyd"
@@ -21,14 +25,18 @@ setup_tmp
 
 policy box "default allow
 return getppid 42"
+policy boxu "default allow
+return getppid 42
+deny @net-connect unix=/nonexistent-r12/** EACCES"
 start_daemon
 
-# flood_case NAME WHAT SPLIT: the flood from a sandbox (SPLIT pid namespaces
-# nested in its own), two registrations from outside meanwhile.
+# flood_case NAME WHAT SPLIT [POLICY]: the flood from a sandbox under POLICY
+# (box; SPLIT pid namespaces nested in its own), two registrations from
+# outside meanwhile.
 flood_case() {
 	case_begin "$1" "$2"
 	rm -f "$T/ready"
-	timeout -k 3 30 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- \
+	timeout -k 3 30 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name "${4:-box}" -- \
 		"$ATTACK" r10-flood "$SOCK" 600 14 "$T/ready" "$3" >"$T/flood.out" 2>&1 </dev/null &
 	FLOOD=$!
 	track_pid "$FLOOD"
@@ -42,6 +50,7 @@ flood_case() {
 
 flood_case flood "(sandbox) 600 silent connections to unotifyd, reopened; two registrations from outside meanwhile" 1
 flood_case flood-nested "(sandbox) the same from 40 pid namespaces nested in the sandbox's" 40
+flood_case flood-performed "(sandbox) the same, its connects performed by unotifyd (a unix= rule)" 1 boxu
 if ! daemon_alive; then
 	case_fail "unotifyd is gone ($(tail -3 "$T/d.err" | tr '\n' ' '))"
 fi
