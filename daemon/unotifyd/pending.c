@@ -28,9 +28,9 @@
  * namespaces of its own making). Whatever one uid does, it holds at most
  * DAEMON_MAX_PENDING (taken below saturation) plus PENDING_PER_UID on the
  * other side, which leaves room below the hard limit for everyone else.
- * Root is a uid like any other: a hostile program a root runtime
- * sandboxed is uid 0 outside the daemon's pid namespace, so it cannot
- * take the share of the runtime, which is inside.
+ * Root inside (a runtime) is spared the shares (pending_is_runtime): a
+ * hostile program a root runtime sandboxed is uid 0 outside the daemon's
+ * pid namespace, counted as any uid there.
  */
 #include "config.h"
 
@@ -183,6 +183,18 @@ static struct pending_uid *pending_find_uid(struct pending_table *t, const struc
 	return free_slot;
 }
 
+/*
+ * Root inside our pid namespace: a runtime starting many containers at
+ * once, never a sandbox (those are outside, and so are the connects we
+ * make for them: pending_is_our_helper). Its burst is not cut by the
+ * shares, which once refused some of 240 registrations at once on a
+ * loaded machine; the hard limit still bounds it.
+ */
+static bool pending_is_runtime(const struct pending_uid *u)
+{
+	return u->uid == 0 && u->inside;
+}
+
 /* A refusal: 'first' when its holder had none since it last had nothing pending. */
 static int pending_refuse(bool *warned, int r, bool *ret_first)
 {
@@ -204,9 +216,9 @@ int pending_take(struct pending_table *t, const struct pending_key *key, bool sa
 	c = u ? pending_find(t, key) : NULL;
 	if (!u || !c)
 		r = -EBUSY;
-	else if (saturated && u->count >= PENDING_PER_UID)
+	else if (saturated && !pending_is_runtime(u) && u->count >= PENDING_PER_UID)
 		r = pending_refuse(&u->warned, -EUSERS, ret_first);
-	else if (saturated && c->count >= PENDING_PER_CLIENT)
+	else if (saturated && !pending_is_runtime(u) && c->count >= PENDING_PER_CLIENT)
 		r = pending_refuse(&c->warned, -EBUSY, ret_first);
 	else {
 		u->count++;
