@@ -66,76 +66,61 @@ unix_probes() {
 	echo "$S/hdir/../../work/sock" "$S/hfile/../../work/sock" "$S/nope/../../work/sock"
 }
 
-case_begin unix-native "(guard) natively the socket climbs tell a directory, a file and nothing apart"
-bounded 20 "$ATTACK" r11-unix-probe $(unix_probes)
-if alike UNIX; then
-	case_fail "natively the three answer alike: $(answers UNIX)"
-else
-	case_pass "$(answers UNIX)"
-fi
-
-for how in supervisor layer; do
-	opt=--no-landlock
-	[ "$how" = layer ] && opt=
-	case_begin "unix-$how" "unix connect and sendto climbing out of S answer alike ($how)"
-	# shellcheck disable=SC2086
-	urun $opt --policy "$T/hide.policy" -- "$ATTACK" r11-unix-probe $(unix_probes)
-	if hung; then
-		case_fail "the run did not end within its time limit"
-	elif alike UNIX; then
-		case_pass "alike: $(results | grep '^UNIX' | head -1 | sed 's/^UNIX [^ ]* //')"
+# native_apart NAME WHAT PREFIX ARGS...: natively, the attack ARGS tells the
+# three names apart (the guard: else the case proves nothing).
+native_apart() {
+	case_begin "$1" "$2"
+	_prefix=$3
+	shift 3
+	bounded 20 "$ATTACK" "$@"
+	if alike "$_prefix"; then
+		case_fail "natively the three answer alike: $(answers "$_prefix")"
 	else
-		case_fail "the answers tell the names apart: $(answers UNIX)"
+		case_pass "$(answers "$_prefix")"
 	fi
-done
+}
 
-for form in climb direct; do
-	scripts="$W/$form-hdir $W/$form-hfile $W/$form-nope"
-	case_begin "interp-$form-native" "(guard) natively the #! lines ($form) tell the names apart"
-	# shellcheck disable=SC2086
-	bounded 20 "$ATTACK" r10-exec-errno $scripts
-	if alike EXEC; then
-		case_fail "natively the three answer alike: $(answers EXEC)"
-	else
-		case_pass "$(answers EXEC)"
-	fi
+# supervised_alike NAME WHAT PREFIX POLICY ARGS...: under POLICY, with the
+# supervisor deciding and with the Landlock layer, the three answer alike.
+supervised_alike() {
+	_name=$1 _what=$2 _prefix=$3 _policy=$4
+	shift 4
 	for how in supervisor layer; do
 		opt=--no-landlock
 		[ "$how" = layer ] && opt=
-		case_begin "interp-$form-$how" "scripts whose #! line ($form) names S/name answer alike ($how)"
+		case_begin "$_name-$how" "$_what ($how)"
 		# shellcheck disable=SC2086
-		urun $opt --policy "$T/hide.policy" -- "$ATTACK" r10-exec-errno $scripts
+		urun $opt --policy "$T/$_policy.policy" -- "$ATTACK" "$@"
 		if hung; then
 			case_fail "the run did not end within its time limit"
-		elif alike EXEC; then
-			case_pass "alike: $(results | grep '^EXEC' | head -1 | sed 's/^EXEC [^ ]* //')"
+		elif alike "$_prefix"; then
+			case_pass "alike: $(results | grep "^$_prefix" | head -1 | sed "s/^$_prefix [^ ]* //")"
 		else
-			case_fail "the answers tell the names apart: $(answers EXEC)"
+			case_fail "the answers tell the names apart: $(answers "$_prefix")"
 		fi
 	done
+}
+
+# shellcheck disable=SC2046
+native_apart unix-native "(guard) natively the socket climbs tell a directory, a file and nothing apart" \
+	UNIX r11-unix-probe $(unix_probes)
+# shellcheck disable=SC2046
+supervised_alike unix "unix connect and sendto climbing out of S answer alike" UNIX hide \
+	r11-unix-probe $(unix_probes)
+
+for form in climb direct; do
+	native_apart "interp-$form-native" "(guard) natively the #! lines ($form) tell the names apart" \
+		EXEC r10-exec-errno "$W/$form-hdir" "$W/$form-hfile" "$W/$form-nope"
+	supervised_alike "interp-$form" "scripts whose #! line ($form) names S/name answer alike" \
+		EXEC hide r10-exec-errno "$W/$form-hdir" "$W/$form-hfile" "$W/$form-nope"
 done
 
-case_begin interp-elf-native "(guard) natively ELF files naming S/name as their interpreter tell the names apart"
-bounded 20 "$ATTACK" r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
-if alike EXEC; then
-	case_fail "natively the three answer alike: $(answers EXEC)"
-else
-	case_pass "$(answers EXEC)"
-fi
-for how in supervisor layer; do
-	opt=--no-landlock
-	[ "$how" = layer ] && opt=
-	case_begin "interp-elf-$how" "ELF files naming S/name as their interpreter answer alike under an exec allow-list ($how)"
-	# shellcheck disable=SC2086
-	urun $opt --policy "$T/hide-list.policy" -- "$ATTACK" r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
-	if hung; then
-		case_fail "the run did not end within its time limit"
-	elif alike EXEC; then
-		case_pass "alike: $(results | grep '^EXEC' | head -1 | sed 's/^EXEC [^ ]* //')"
-	else
-		case_fail "the answers tell the names apart: $(answers EXEC)"
-	fi
-done
+native_apart interp-elf-native \
+	"(guard) natively ELF files naming S/name as their interpreter tell the names apart" \
+	EXEC r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
+supervised_alike interp-elf \
+	"ELF files naming S/name as their interpreter answer alike under an exec allow-list" \
+	EXEC hide-list r10-exec-errno "$W/elf-hdir" "$W/elf-hfile" "$W/elf-nope"
 
 case_begin unix-guard "(guard) a socket climb that leaves no hidden directory connects as natively"
 bounded 20 "$ATTACK" r11-unix-probe "$W/../work/sock"
