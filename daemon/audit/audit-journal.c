@@ -34,3 +34,14 @@ int audit_journal_write(const struct audit_record *r)
 			"RULE_FILE=%s", r->rule_file ? r->rule_file : "", "RULE_LINE=%d",
 			r->rule_line, NULL);
 }
+
+int audit_journal_write_held(const char *sandbox, uint64_t records, uint64_t bytes,
+			     const char *limit)
+{
+	return sd_journal_send("MESSAGE=%s: %llu audit records suppressed, over the limit %s",
+			       sandbox ? sandbox : "run", (unsigned long long)records, limit,
+			       "PRIORITY=%d", 4, "SANDBOX=%s", sandbox ? sandbox : "",
+			       "VERDICT=suppressed", "SUPPRESSED=%llu", (unsigned long long)records,
+			       "SUPPRESSED_BYTES=%llu", (unsigned long long)bytes, "LIMIT=%s", limit,
+			       NULL);
+}

@@ -43,6 +43,7 @@ struct audit {
 	struct audit_sink sink;
 	enum audit_format format;
 	enum audit_level level;    /* set before the first record, read-only after */
+	struct audit_budget budget; /* the same */
 	struct audit_queue *queue; /* NULL: each record written at once */
 };
 
@@ -70,6 +71,16 @@ const char *audit_level_name(enum audit_level level)
 void audit_set_level(struct audit *a, enum audit_level level)
 {
 	a->level = level;
+}
+
+void audit_set_budget(struct audit *a, const struct audit_budget *b)
+{
+	a->budget = *b;
+}
+
+const struct audit_budget *audit_get_budget(const struct audit *a)
+{
+	return &a->budget;
 }
 
 /* A result the program reads as a failure with errno -value (the syscall convention). */
@@ -121,6 +132,7 @@ int audit_open(const char *path, enum audit_format format, struct audit **ret)
 	if (format == AUDIT_JOURNAL && !audit_journal_available())
 		return -EOPNOTSUPP;
 	a->format = format;
+	(void)audit_budget_parse(AUDIT_BUDGET_DEFAULT, &a->budget);
 	if (format != AUDIT_JOURNAL) {
 		int r = audit_sink_open(&a->sink, path);
 
@@ -575,22 +587,144 @@ static __attribute__((noinline)) void audit_write_now(struct audit *a, const str
 			 audit_format(a, &cut->r, cut->truncated, when, line, sizeof(line)));
 }
 
-void audit_write(struct audit *a, const struct audit_record *r)
+/* What a value costs the trail: a byte each, four for one it shows as \xNN. */
+static uint64_t audit_value_cost(const char *s)
 {
-	struct audit_cut cut;
+	uint64_t n = 0;
+
+	for (; s && *s; s++)
+		n += (unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f ? 1 : 4;
+	return n;
+}
+
+/* The bytes a record (values cut) weighs against the budget: about its line's length. */
+static uint64_t audit_record_cost(const struct audit_record *r)
+{
+	/* Time, pid, syscall, verdict, rule and six arguments: some 200 bytes. */
+	uint64_t n = 200 + audit_value_cost(r->sandbox) + audit_value_cost(r->rule_file);
+
+	n += audit_value_cost(r->path_arg) + audit_value_cost(r->path_arg2);
+	n += audit_value_cost(r->path) + audit_value_cost(r->path2) + audit_value_cost(r->addr);
+	for (size_t i = 0; r->argv && i < r->argv->n; i++)
+		n += 3 + audit_value_cost(r->argv->args[i]);
+	return n;
+}
+
+/*
+ * The record summing up what the limit held back: its time, the sandbox,
+ * verdict=suppressed, how many records and bytes since when, and the limit.
+ */
+static void audit_format_held_text(struct audit_buf *b, const char *sandbox,
+				   const struct audit_held *h, const char *limit,
+				   const struct timespec *when)
+{
+	audit_timestamp(b, when);
+	audit_put_optional(b, " sandbox=", sandbox);
+	abuf_put(b, " verdict=suppressed records=");
+	abuf_put_u64(b, h->records);
+	abuf_put(b, " bytes=");
+	abuf_put_u64(b, h->bytes);
+	abuf_put(b, " since=");
+	audit_timestamp(b, &h->since);
+	abuf_put(b, " limit=");
+	abuf_put(b, limit);
+}
+
+static void audit_format_held_json(struct audit_buf *b, const char *sandbox,
+				   const struct audit_held *h, const char *limit,
+				   const struct timespec *when)
+{
+	struct json_object *o = json_object_new_object();
+	char now[64], since[64];
+	struct audit_buf t;
+
+	abuf_init(&t, now, sizeof(now));
+	audit_timestamp(&t, when);
+	*t.p = '\0';
+	abuf_init(&t, since, sizeof(since));
+	audit_timestamp(&t, &h->since);
+	*t.p = '\0';
+	json_object_object_add(o, "time", json_object_new_string(now));
+	if (sandbox)
+		json_object_object_add(o, "sandbox", audit_json_string(sandbox));
+	json_object_object_add(o, "verdict", json_object_new_string("suppressed"));
+	json_object_object_add(o, "records", json_object_new_int64((int64_t)h->records));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)h->bytes));
+	json_object_object_add(o, "since", json_object_new_string(since));
+	json_object_object_add(o, "limit", json_object_new_string(limit));
+	abuf_put(b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+/* A record of its own for what the limit held back, before the next record (or at the end). */
+static void audit_write_held(struct audit *a, const char *sandbox, const struct audit_held *h)
+{
+	/* After the entry's header when queued: a sandbox id (256 bytes, 4 each shown), the rest. */
+	char entry[sizeof(struct audit_entry) + 2048], limit[64];
+	char *line = entry + sizeof(struct audit_entry);
+	struct audit_buf b;
+	size_t len;
 	struct timespec when;
 
+	if (!h->records)
+		return;
+	audit_budget_format(&a->budget, limit, sizeof(limit));
 	if (a->format == AUDIT_JOURNAL) {
-		if (audit_journal_write(r) < 0)
+		if (audit_journal_write_held(sandbox, h->records, h->bytes, limit) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &when);
+	abuf_init(&b, line, sizeof(entry) - sizeof(struct audit_entry));
+	if (a->format == AUDIT_JSON)
+		audit_format_held_json(&b, sandbox, h, limit, &when);
+	else
+		audit_format_held_text(&b, sandbox, h, limit, &when);
+	len = abuf_finish(&b, line);
+	if (a->queue) {
+		memcpy(entry, &(struct audit_entry){ .kind = AUDIT_ENTRY_LINE }, sizeof(struct audit_entry));
+		audit_queue_push(a->queue, entry, sizeof(struct audit_entry) + len);
+	} else {
+		audit_sink_write(&a->sink, line, len);
+	}
+}
+
+bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_record *r)
+{
+	struct audit_cut cut;
+	struct timespec when;
+	struct audit_held held;
+
 	audit_cut(r, &cut);
+	if (limit) {
+		bool admit = audit_limit_admit(limit, &a->budget, audit_record_cost(&cut.r), &held);
+
+		audit_write_held(a, r->sandbox, &held);
+		if (!admit)
+			return false;
+	}
+	if (a->format == AUDIT_JOURNAL) {
+		if (audit_journal_write(r) < 0)
+			atomic_fetch_add(&a->sink.lost, 1);
+		return true;
+	}
+	clock_gettime(CLOCK_REALTIME, &when);
 	if (a->queue)
 		audit_enqueue(a, &cut, &when);
 	else
 		audit_write_now(a, &cut, &when);
+	return true;
+}
+
+void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox)
+{
+	struct audit_held held;
+
+	if (a) {
+		audit_limit_take(limit, &held);
+		audit_write_held(a, sandbox, &held);
+	}
+	audit_limit_destroy(limit);
 }
 
 int audit_set_async(struct audit *a)

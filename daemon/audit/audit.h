@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "audit-limit.h"
+
 enum audit_format {
 	AUDIT_TEXT,
 	AUDIT_JSON,
@@ -92,8 +94,20 @@ void audit_set_level(struct audit *a, enum audit_level level);
  * recorded; value is a `return`'s (the level tells a denial from a value).
  */
 bool audit_wants(const struct audit *a, const char *verdict, int64_t value);
-/* Thread-safe: one whole line per record. */
-void audit_write(struct audit *a, const struct audit_record *r);
+/* Before the first record (AUDIT_BUDGET_DEFAULT until then). */
+void audit_set_budget(struct audit *a, const struct audit_budget *b);
+const struct audit_budget *audit_get_budget(const struct audit *a);
+/*
+ * Thread-safe: one whole line per record. limit is the sandbox's use of the
+ * trail's budget (NULL: none). Returns false when the record was held back
+ * by it (counted there, summed up later in the trail).
+ */
+bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_record *r);
+/*
+ * The sandbox (sandbox: its id, NULL for `unotify run`) ends: a record
+ * sums up what its limit still holds back. Then limit is destroyed.
+ */
+void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox);
 /*
  * How many records could not be written (whole or in part) so far, and the
  * last error (errno) in *ret_error (may be NULL). Queued records count once

@@ -315,6 +315,7 @@ struct bench_engine {
 	struct policy *policy;
 	struct audit *audit;
 	struct enforcer enforcer;
+	bool limit_ready; /* enforcer.audit_limit initialized */
 };
 
 static int bench_engine_policy(const struct bench_config *cfg, struct policy **ret)
@@ -379,6 +380,9 @@ int bench_engine_prepare(struct bench_run *run)
 	}
 	e->enforcer.policy = e->policy;
 	e->enforcer.audit = e->audit;
+	/* The budget run keeps by default: what a user's run pays for it. */
+	audit_limit_init(&e->enforcer.audit_limit);
+	e->limit_ready = true;
 	/* The targets' filter refuses what fixed-view refuses (bench-target.c), as run's does. */
 	e->enforcer.filter_is_policy = true;
 	return 0;
@@ -417,6 +421,8 @@ void bench_engine_cleanup(struct bench_run *run)
 	if (!e)
 		return;
 	unotify_listener_free(e->listener);
+	if (e->limit_ready)
+		audit_limit_end(e->audit, &e->enforcer.audit_limit, NULL);
 	audit_close(e->audit, NULL);
 	policy_free(e->policy);
 	free(e);

@@ -31,6 +31,9 @@ static void run_usage(FILE *out)
 		"  --log-format FORMAT   text (default) or json\n"
 		"  --log-level LEVEL     deny (default: denials, kills, log rules), all\n"
 		"                        or none\n"
+		"  --log-limit SIZE/SECS  at most SIZE bytes of records (K, M, G) per SECS\n"
+		"                        seconds, the rest counted (default " AUDIT_BUDGET_DEFAULT "),\n"
+		"                        or none\n"
 		"  --no-sync             do not use the same-CPU hand-off\n"
 		"  --cpu N               pin the supervisor and the program to CPU N\n"
 		"  --threads N           at most N supervising threads (default 16); a call\n"
@@ -108,6 +111,7 @@ enum {
 	OPT_LOG,
 	OPT_LOG_FORMAT,
 	OPT_LOG_LEVEL,
+	OPT_LOG_LIMIT,
 	OPT_NO_SYNC,
 	OPT_CPU,
 	OPT_THREADS,
@@ -130,6 +134,7 @@ static const struct option run_options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "log-limit", required_argument, NULL, OPT_LOG_LIMIT },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "threads", required_argument, NULL, OPT_THREADS },
@@ -174,6 +179,13 @@ static int run_parse_one(int c, struct run_options *o)
 			return -EINVAL;
 		}
 		o->log_level_set = true;
+		return 1;
+	case OPT_LOG_LIMIT:
+		if (audit_budget_parse(optarg, &o->log_limit) < 0) {
+			fprintf(stderr, "unotify: --log-limit takes SIZE/SECONDS (4M/60, 512K/10s) or "
+					"none, not '%s'\n", optarg);
+			return -EINVAL;
+		}
 		return 1;
 	case OPT_NO_SYNC:
 		o->sync = false;
@@ -253,6 +265,7 @@ static int run_parse_args(int argc, char **argv, struct run_options *o)
 		.threads = UNOTIFY_SUPERVISE_THREADS_DEFAULT,
 		.log_format = AUDIT_TEXT,
 	};
+	(void)audit_budget_parse(AUDIT_BUDGET_DEFAULT, &o->log_limit);
 	/* '+': stop at the program's name, so its own options stay its own. */
 	while ((c = getopt_long(argc, argv, "+qh", run_options, NULL)) != -1) {
 		r = run_parse_one(c, o);

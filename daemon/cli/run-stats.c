@@ -33,6 +33,8 @@ struct run_stats {
 	const char *own_why;     /* why the supervisor's calls are not counted, or NULL */
 	uint64_t audit_written;  /* records the audit trail got */
 	uint64_t audit_skipped;  /* decisions --log-level left out */
+	uint64_t audit_suppressed; /* records --log-limit held back */
+	char log_limit[64];
 	const char *log_level;
 };
 
@@ -103,11 +105,13 @@ void run_stats_set_own_why(struct run_stats *s, const char *why)
 }
 
 void run_stats_set_audit(struct run_stats *s, uint64_t written, uint64_t skipped,
-			 const char *level)
+			 uint64_t suppressed, const char *level, const char *limit)
 {
 	s->audit_written = written;
 	s->audit_skipped = skipped;
+	s->audit_suppressed = suppressed;
 	s->log_level = level;
+	snprintf(s->log_limit, sizeof(s->log_limit), "%s", limit);
 }
 
 /* Mean, min and max of the supervisor's own calls per decision: "12.0 (12-14)". */
@@ -173,4 +177,7 @@ void run_stats_print(const struct run_stats *cs, FILE *out)
 		fprintf(out, "audit: %llu records written, %llu decisions not recorded "
 			"(--log-level %s)\n", (unsigned long long)s->audit_written,
 			(unsigned long long)s->audit_skipped, s->log_level);
+	if (s->audit_suppressed)
+		fprintf(out, "audit: %llu records suppressed (--log-limit %s)\n",
+			(unsigned long long)s->audit_suppressed, s->log_limit);
 }

@@ -357,8 +357,10 @@ static int run_prepare(struct run_state *s)
 			o->log_path ? o->log_path : "stderr", strerror(-r));
 		return r;
 	}
-	if (s->audit)
+	if (s->audit) {
 		audit_set_level(s->audit, run_log_level(o));
+		audit_set_budget(s->audit, &o->log_limit);
+	}
 	if (o->stats) {
 		s->stats = run_stats_new();
 		if (!s->stats)
@@ -507,6 +509,25 @@ static void run_observe(struct enforcer *e, const struct audit_record *r)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* The trail sums up what its budget held back; so does stderr (the trail may be a file). */
+static void run_audit_limit_end(struct run_state *s, struct enforcer *e)
+{
+	uint64_t suppressed = atomic_load(&e->audit_limit.suppressed);
+	char limit[64];
+
+	audit_limit_end(s->audit, &e->audit_limit, NULL);
+	if (!s->audit)
+		return;
+	audit_budget_format(audit_get_budget(s->audit), limit, sizeof(limit));
+	if (suppressed && !s->o->quiet)
+		fprintf(stderr, "unotify: %llu audit record%s suppressed, over --log-limit %s (the "
+				"trail says when); every decision is still counted (--stats)\n",
+			(unsigned long long)suppressed, suppressed > 1 ? "s" : "", limit);
+	if (s->stats)
+		run_stats_set_audit(s->stats, atomic_load(&e->audited), atomic_load(&e->unaudited),
+				    suppressed, audit_level_name(run_log_level(s->o)), limit);
+}
+
 static int run_supervise(struct run_state *s)
 {
 	struct enforcer e = {
@@ -529,6 +550,7 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: cannot prepare the supervisor thread: %s\n", strerror(-r));
 		return r;
 	}
+	audit_limit_init(&e.audit_limit);
 	/*
 	 * Records leave through a thread of their own (after the fork): a trail
 	 * whose reader waits for the program (a full pipe it filled itself)
@@ -541,9 +563,7 @@ static int run_supervise(struct run_state *s)
 			strerror(-r));
 	r = unotify_supervise(s->listener, &ops, NULL);
 	run_syscounts_close(s);
-	if (s->stats && s->audit)
-		run_stats_set_audit(s->stats, atomic_load(&e.audited), atomic_load(&e.unaudited),
-				    audit_level_name(run_log_level(s->o)));
+	run_audit_limit_end(s, &e);
 	if (r < 0)
 		fprintf(stderr, "unotify: supervision failed: %s\n", strerror(-r));
 	return r;

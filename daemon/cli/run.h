@@ -18,6 +18,7 @@ struct run_options {
 	enum audit_format log_format;
 	enum audit_level log_level;
 	bool log_level_set;
+	struct audit_budget log_limit; /* --log-limit, per run */
 	bool sync;
 	int cpu;
 	unsigned int threads;   /* --threads: the most supervising threads */

@@ -476,10 +476,9 @@ static void enforce_audit(struct enforcer *e, struct enforce_call *c, const char
 
 	if (c->family && c->family->audit)
 		c->family->audit(c, &r);
-	if (wanted) {
-		audit_write(e->audit, &r);
+	/* Held back by the budget: counted there (audit_limit.suppressed). */
+	if (wanted && audit_write(e->audit, &e->audit_limit, &r))
 		atomic_fetch_add_explicit(&e->audited, 1, memory_order_relaxed);
-	}
 	if (e->observe)
 		e->observe(e, &r);
 }

@@ -22,6 +22,8 @@ struct enforcer {
 	const struct policy *policy;   /* NULL: fail closed, every call gets EPERM */
 	const char *fail_reason;       /* why policy is NULL (logged once) */
 	struct audit *audit;           /* NULL: no audit trail */
+	/* This sandbox's use of the trail's budget: audit_limit_init, then audit_limit_end. */
+	struct audit_limit audit_limit;
 	const char *sandbox;           /* name in the audit trail, NULL for run */
 	void *user;                    /* the caller's own data */
 	/* Also gets every audit record, trail or not (run --record); NULL: none. */

@@ -43,6 +43,7 @@ struct daemon_config {
 	enum audit_format log_format;
 	bool log_format_set;
 	enum audit_level log_level; /* --log-level (default: deny) */
+	struct audit_budget log_limit; /* --log-limit, per sandbox */
 	bool sync;                      /* same-CPU hand-off on each listener */
 	unsigned int sandbox_threads;   /* the most supervising threads of one sandbox */
 	bool harden;

@@ -131,6 +131,8 @@ static void sandbox_free(struct sandbox *s)
 {
 	if (!s)
 		return;
+	/* What its budget still holds back is summed up in the trail. */
+	audit_limit_end(s->enforcer.audit, &s->enforcer.audit_limit, s->id);
 	free(s->id);
 	free(s->id_shown);
 	free(s->policy_name);
@@ -145,6 +147,7 @@ static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit 
 
 	if (!s)
 		return NULL;
+	audit_limit_init(&s->enforcer.audit_limit);
 	s->id = strdup(p->id);
 	s->id_shown = strdup(log_escape(p->id, esc, sizeof(esc)));
 	s->policy_name = strdup(p->policy_name);
@@ -302,6 +305,24 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 	}
 }
 
+/* The sandbox's end: its counts, and what the trail's budget held back (--log-limit). */
+static void sandbox_log_end(struct sandbox *s)
+{
+	unsigned long long notified = atomic_load(&s->enforcer.notifications);
+	unsigned long long denied = atomic_load(&s->enforcer.denials);
+	unsigned long long held = atomic_load(&s->enforcer.audit_limit.suppressed);
+	char limit[64];
+
+	if (!held || !s->enforcer.audit) {
+		log_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown, notified,
+			 denied);
+		return;
+	}
+	audit_budget_format(audit_get_budget(s->enforcer.audit), limit, sizeof(limit));
+	log_info("sandbox %s ended: %llu notifications, %llu denials, %llu audit records "
+		 "suppressed (--log-limit %s)", s->id_shown, notified, denied, held, limit);
+}
+
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
 {
 	struct unotify_loop_ops ops = {
@@ -349,9 +370,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 		log_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
 			  "(ENOSYS)",
 			  s->id_shown, strerror(-r));
-	log_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown,
-		 (unsigned long long)atomic_load(&s->enforcer.notifications),
-		 (unsigned long long)atomic_load(&s->enforcer.denials));
+	sandbox_log_end(s);
 	sandbox_unlink(d, s);
 	unotify_listener_free(l);
 	sandbox_free(s);
@@ -382,6 +401,9 @@ static struct json_object *sandbox_to_json(const struct sandbox *s, uint64_t now
 	json_object_object_add(o, "p99_ns",
 			       json_object_new_int64((int64_t)latency_percentile(&s->latency, 99)));
 	json_object_object_add(o, "uptime_s", json_object_new_double((now - s->started_ns) / 1e9));
+	json_object_object_add(
+		o, "audit_suppressed",
+		json_object_new_int64((int64_t)atomic_load(&s->enforcer.audit_limit.suppressed)));
 	return o;
 }
 

@@ -79,6 +79,9 @@ static void usage(FILE *out)
 		"  --log-format FORMAT    text, json or journal\n"
 		"  --log-level LEVEL      deny (default: denials, kills, log rules), all\n"
 		"                         or none\n"
+		"  --log-limit SIZE/SECS  per sandbox, at most SIZE bytes of records (K, M,\n"
+		"                         G) per SECS seconds, the rest counted (default\n"
+		"                         " AUDIT_BUDGET_DEFAULT "), or none\n"
 		"  --audit-sync           write each audit record before replying (slower;\n"
 		"                         default: a writer thread, within 5 ms)\n"
 		"  --no-sync              do not use the same-CPU hand-off (SYNC_WAKE_UP)\n"
@@ -117,7 +120,7 @@ enum {
 	OPT_SOCKET = 256, OPT_SOCKET_MODE, OPT_SOCKET_GROUP, OPT_ALLOW_GROUP, OPT_POLICY_DIR,
 	OPT_DEFAULT_POLICY, OPT_LOG, OPT_LOG_FORMAT, OPT_NO_SYNC, OPT_CLIENT_TIMEOUT,
 	OPT_SECCOMP_DEFAULT, OPT_NO_HARDEN, OPT_AUDIT_SYNC, OPT_LOG_LEVEL, OPT_ALLOW_SHARED_PID,
-	OPT_SANDBOX_THREADS,
+	OPT_SANDBOX_THREADS, OPT_LOG_LIMIT,
 };
 
 static const struct option options[] = {
@@ -130,6 +133,7 @@ static const struct option options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "log-limit", required_argument, NULL, OPT_LOG_LIMIT },
 	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 	{ "sandbox-threads", required_argument, NULL, OPT_SANDBOX_THREADS },
 	{ "client-timeout", required_argument, NULL, OPT_CLIENT_TIMEOUT },
@@ -199,6 +203,8 @@ static int parse_one(int opt, const char *arg, struct daemon_config *c, struct c
 		return audit_format_parse(arg, &c->log_format) < 0 ? -EINVAL : 0;
 	case OPT_LOG_LEVEL:
 		return audit_level_parse(arg, &c->log_level) < 0 ? -EINVAL : 0;
+	case OPT_LOG_LIMIT:
+		return audit_budget_parse(arg, &c->log_limit) < 0 ? -EINVAL : 0;
 	case OPT_CLIENT_TIMEOUT:
 		v = strtol(arg, &end, 10);
 		if (*end || end == arg || v < 10 || v > 600000)
@@ -281,6 +287,7 @@ static int open_audit(struct daemon *d)
 		return r;
 	}
 	audit_set_level(d->audit, c->log_level);
+	audit_set_budget(d->audit, &c->log_limit);
 	return 0;
 }
 
@@ -573,6 +580,7 @@ static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 		.harden = true,
 		.client_timeout_ms = DAEMON_CLIENT_TIMEOUT_MS,
 	};
+	(void)audit_budget_parse(AUDIT_BUDGET_DEFAULT, &c->log_limit);
 	r = parse_args(argc, argv, c, cli);
 	if (r != CONTINUE)
 		return r;

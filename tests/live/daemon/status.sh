@@ -45,6 +45,7 @@ expect_grep "JSON: one line with ok" "$OUT" '^\{"ok":true,'
 expect_grep "JSON: the sandbox fields" "$OUT" \
 	'"id":"web-1","serial":[0-9]+,"pid":[0-9]+,"policy":"default","sync":(true|false),"notifications":[0-9]+,"denials":0,"p50_ns":[1-9][0-9]*,"p99_ns":[1-9][0-9]*'
 expect_grep "JSON: uptime" "$OUT" '"uptime_s":[0-9.]+'
+expect_grep "JSON: audit records the budget held back" "$OUT" '"uptime_s":[0-9.]+,"audit_suppressed":0\}'
 expect_grep "JSON: features in use" "$OUT" '"features":\{"user-notification":true'
 expect_grep "JSON: the same-CPU hand-off" "$OUT" '"sync_wake_up":(true|false)'
 
