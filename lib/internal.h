@@ -70,10 +70,14 @@ uint64_t supervise_start(const struct unotify_loop_ops *ops);
 /* The verdict in *ret, fail closed on error; returns what decide returned. */
 int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
 		     const struct seccomp_notif *req, struct unotify_verdict *ret);
-/* check_pending: ID_VALID first (a worker's call may have gone meanwhile). */
-void supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
-		     const struct seccomp_notif *req, struct unotify_verdict *v, uint64_t start,
-		     bool check_pending);
+/*
+ * check_pending: ID_VALID first (a worker's call may have gone meanwhile).
+ * Returns when the reply was sent (CLOCK_MONOTONIC ns), read once for
+ * ops->replied and the caller (want_done); 0 when neither wants it.
+ */
+uint64_t supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
+			 const struct seccomp_notif *req, struct unotify_verdict *v,
+			 uint64_t start, bool check_pending, bool want_done);
 
 /* pool.c: unotify_supervise() with ops->threads > 1. */
 int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,

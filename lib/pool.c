@@ -590,36 +590,40 @@ static void pool_spread(struct pool_thread *t, uint64_t seq)
  * role was taken) blocks the signal for its reply instead (a signal sent
  * meanwhile is handled after it, harmlessly).
  */
-static void pool_reply(struct pool_thread *t, uint64_t *seq, struct unotify_verdict *v,
-		       uint64_t start)
+static uint64_t pool_reply(struct pool_thread *t, uint64_t *seq, struct unotify_verdict *v,
+			   uint64_t got)
 {
 	struct pool *p = t->p;
-	uint64_t expected = *seq;
+	uint64_t expected = *seq, done;
 	sigset_t set, saved;
 
 	if (atomic_compare_exchange_strong(&p->busy, &expected, *seq | POOL_REPLYING)) {
 		*seq |= POOL_REPLYING;
-		supervise_reply(p->l, p->ops, t->req, v, start, false);
-		return;
+		return supervise_reply(p->l, p->ops, t->req, v, got, false, true);
 	}
 	/* A worker: checks that the call is still pending first, nothing is injected into one gone. */
 	sigemptyset(&set);
 	sigaddset(&set, UNOTIFY_INTERRUPT_SIGNAL);
 	pthread_sigmask(SIG_BLOCK, &set, &saved);
-	supervise_reply(p->l, p->ops, t->req, v, start, true);
+	done = supervise_reply(p->l, p->ops, t->req, v, got, true, true);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return done;
 }
 
-/* One call; *seq is what p->busy holds for it after the reply, if we still receive. */
-static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
+/*
+ * One call; *seq is what p->busy holds for it after the reply, if we still
+ * receive; *ret_done when the reply was sent. Two clock reads a call, each
+ * some 20 to 50 ns: when RECV returned (the round trip's start) and when
+ * the reply was sent, which is the round trip's end, the decision's cost
+ * (with its reply: well under what POOL_SPREAD_NS tells apart) and, for
+ * the receiver, the start of its next RECV.
+ */
+static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got, uint64_t *ret_done)
 {
 	struct pool *p = t->p;
 	struct unotify_verdict v;
-	/* The round trip's start is when RECV returned: no clock read of its own. */
-	uint64_t start = p->ops->replied ? got : 0;
 	int decided = supervise_decide(p->l, p->ops, t->req, &v);
 
-	pool_learn_cost(p, t->req, pool_now_ns() - got);
 	/*
 	 * Interrupted for the target's signal: ERESTARTSYS, which the kernel
 	 * turns into a restart (SA_RESTART) or EINTR as it delivers the signal,
@@ -627,7 +631,8 @@ static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got)
 	 */
 	if (atomic_load(&t->signalled) && v.kind == UNOTIFY_VERDICT_ERRNO && v.error == EINTR)
 		v.error = POOL_ERESTARTSYS;
-	pool_reply(t, seq, &v, start);
+	*ret_done = pool_reply(t, seq, &v, got);
+	pool_learn_cost(p, t->req, *ret_done - got);
 	return decided;
 }
 
@@ -636,13 +641,17 @@ static int pool_receive(struct pool_thread *t)
 {
 	struct pool *p = t->p;
 
+	/* When this thread's RECV began: the previous reply's time, read once for both. */
+	uint64_t before = pool_now_ns();
+
 	for (;;) {
-		uint64_t seq, before = pool_now_ns(), got;
+		uint64_t seq, got;
 		int r = listener_recv_into(p->l, t->req);
 
 		if (r == -EINTR || r == -ENOENT) {
 			if (r == -EINTR && atomic_load(&p->done))
 				return 0;
+			before = pool_now_ns();
 			continue;
 		}
 		if (r < 0) {
@@ -660,7 +669,7 @@ static int pool_receive(struct pool_thread *t)
 			pool_kick(p);
 		if (pool_should_spread(p, t->req, got - before))
 			pool_spread(t, seq);
-		r = pool_decide(t, &seq, got);
+		r = pool_decide(t, &seq, got, &before);
 		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
 			return pool_after_worker(t, r);
 		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {

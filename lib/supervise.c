@@ -74,10 +74,11 @@ int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
 	return decided;
 }
 
-void supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
-		     const struct seccomp_notif *req, struct unotify_verdict *v, uint64_t start,
-		     bool check_pending)
+uint64_t supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
+			 const struct seccomp_notif *req, struct unotify_verdict *v, uint64_t start,
+			 bool check_pending, bool want_done)
 {
+	uint64_t done = 0;
 	uint64_t id = req->id;
 	int r;
 
@@ -94,8 +95,11 @@ void supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops,
 		supervise_fail_closed(v);
 		r = unotify_reply_verdict(l, id, v);
 	}
+	if (ops->replied || want_done)
+		done = supervise_now_ns();
 	if (ops->replied)
-		ops->replied(req, v, r, supervise_now_ns() - start, ops->userdata);
+		ops->replied(req, v, r, done - start, ops->userdata);
+	return done;
 }
 
 /* Returns -ENOTRECOVERABLE when the decision says the thread cannot go on. */
@@ -106,7 +110,7 @@ static int supervise_one(unotify_listener *l, const struct unotify_loop_ops *ops
 	uint64_t start = supervise_start(ops);
 	int decided = supervise_decide(l, ops, req, &v);
 
-	supervise_reply(l, ops, req, &v, start, false);
+	(void)supervise_reply(l, ops, req, &v, start, false, false);
 	return decided == -ENOTRECOVERABLE ? decided : 0;
 }
 
