@@ -407,9 +407,74 @@ static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_
 	return false;
 }
 
+/*
+ * A bind to the any-address listens on every local address of its family:
+ * 0.0.0.0 (or ::ffff:0.0.0.0) on each IPv4 one (*v4), :: on each IPv6 one
+ * (*v6) and, unless IPV6_V6ONLY is set, on each IPv4 one too. Another
+ * thread of the program may clear that option until the bind is done (it
+ * is fixed only once the socket is bound), so :: is taken as both. False
+ * when sa is no any-address.
+ */
+static bool net_bind_any(const struct policy_sockaddr *sa, bool *v4, bool *v6)
+{
+	static const uint8_t zero[16];
+
+	*v4 = (sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0) ||
+	      (sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
+	       memcmp(sa->addr + 12, zero, 4) == 0);
+	*v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
+	*v4 = *v4 || *v6;
+	return *v4;
+}
+
+/* Does the prefix hold some IPv4 address (v4), some IPv6 one that maps none (v6)? */
+static bool net_cidr_meets(const struct policy_cidr *c, bool v4, bool v6)
+{
+	struct policy_cidr mapped = { .prefix = c->prefix < 96 ? c->prefix : 96 };
+	bool in_mapped_space;
+
+	/* Within ::ffff:0:0/96 up to the shorter of the two prefixes: they overlap. */
+	memcpy(mapped.addr, net_v4_mapped, sizeof(net_v4_mapped));
+	in_mapped_space = net_cidr_holds(&mapped, c->addr);
+	if (v4 && in_mapped_space)
+		return true;
+	/* IPv6 beyond the mapped space: any prefix but one inside it. */
+	return v6 && !(in_mapped_space && c->prefix >= 96);
+}
+
+/*
+ * Would the rule stop some address a bind to the any-address listens on
+ * (net_bind_any)? Its family and address conditions are read against
+ * those addresses; port= and proto= as the call has them.
+ */
+static bool net_holds_bind_any(const struct policy_net *n, const struct policy_sockaddr *sa,
+			       bool v4, bool v6)
+{
+	bool any = !n->n_families;
+
+	if (n->n_protos && !net_proto_holds(n, sa))
+		return false;
+	if (n->n_unix)
+		return false;
+	for (size_t i = 0; i < n->n_families && !any; i++)
+		any = (n->families[i] == AF_INET && v4) || (n->families[i] == AF_INET6 && v6);
+	if (!any)
+		return false;
+	any = !n->n_cidrs;
+	for (size_t i = 0; i < n->n_cidrs && !any; i++)
+		any = net_cidr_meets(&n->cidrs[i], v4, v6);
+	if (!any)
+		return false;
+	any = !n->n_ports;
+	for (size_t i = 0; !sa->no_port && i < n->n_ports && !any; i++)
+		any = sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi;
+	return any;
+}
+
 bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,
 		    bool permissive)
 {
+	bool v4, v6;
 	struct policy_sockaddr lo;
 	bool literal;
 
@@ -419,12 +484,21 @@ bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa
 	literal = net_holds(n, sa);
 
 	/*
+	 * A bind to the any-address is what was written, which an allowing
+	 * rule must hold for (`allow bind addr=0.0.0.0`), and every address it
+	 * listens on, any of which a stopping rule holds for: `deny bind
+	 * addr=127.0.0.1` stops a bind to 0.0.0.0, or to a dual-stack ::.
+	 */
+	if (nr == SYS_bind)
+		return literal || (!permissive && net_bind_any(sa, &v4, &v6) &&
+				   net_holds_bind_any(n, sa, v4, v6));
+	/*
 	 * A destination of the any-address is both what was written and the
 	 * local host it reaches: a rule that lets the call run must hold for
 	 * both, one that stops it for either (deny addr=127.0.0.0/8 stops it,
 	 * so does deny addr=0.0.0.0/32).
 	 */
-	if (nr == SYS_bind || !n->n_cidrs || !net_any_as_loopback(sa, &lo))
+	if (!n->n_cidrs || !net_any_as_loopback(sa, &lo))
 		return literal;
 	return permissive ? literal && net_holds(n, &lo) : literal || net_holds(n, &lo);
 }
