@@ -442,6 +442,20 @@ static bool net_cidr_meets(const struct policy_cidr *c, bool v4, bool v6)
 	return v6 && !(in_mapped_space && c->prefix >= 96);
 }
 
+/* Does the rule's family= (if any) take IPv4 when v4, and IPv6 when v6? */
+static bool net_families_cover(const struct policy_net *n, bool v4, bool v6)
+{
+	bool inet = false, inet6 = false;
+
+	if (!n->n_families)
+		return true;
+	for (size_t i = 0; i < n->n_families; i++) {
+		inet = inet || n->families[i] == AF_INET;
+		inet6 = inet6 || n->families[i] == AF_INET6;
+	}
+	return (!v4 || inet) && (!v6 || inet6);
+}
+
 /*
  * Would the rule stop some address a bind to the any-address listens on
  * (net_bind_any)? Its family and address conditions are read against
@@ -485,13 +499,16 @@ bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa
 
 	/*
 	 * A bind to the any-address is what was written, which an allowing
-	 * rule must hold for (`allow bind addr=0.0.0.0`), and every address it
-	 * listens on, any of which a stopping rule holds for: `deny bind
-	 * addr=127.0.0.1` stops a bind to 0.0.0.0, or to a dual-stack ::.
+	 * rule must hold for (`allow bind addr=0.0.0.0`), with a family= that
+	 * takes each family it listens on (`allow bind family=inet6` is not
+	 * a dual-stack ::); and it is every address it listens on, any of
+	 * which a stopping rule holds for: `deny bind addr=127.0.0.1` stops
+	 * a bind to 0.0.0.0, or to a dual-stack ::.
 	 */
+	if (nr == SYS_bind && permissive)
+		return literal && (!net_bind_any(sa, &v4, &v6) || net_families_cover(n, v4, v6));
 	if (nr == SYS_bind)
-		return literal || (!permissive && net_bind_any(sa, &v4, &v6) &&
-				   net_holds_bind_any(n, sa, v4, v6));
+		return literal || (net_bind_any(sa, &v4, &v6) && net_holds_bind_any(n, sa, v4, v6));
 	/*
 	 * A destination of the any-address is both what was written and the
 	 * local host it reaches: a rule that lets the call run must hold for

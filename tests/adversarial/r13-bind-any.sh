@@ -5,10 +5,12 @@
 # the address literally: under `deny bind addr=127.0.0.1`, a bind to
 # 0.0.0.0, to ::ffff:0.0.0.0 or to a dual-stack :: (IPV6_V6ONLY clear,
 # Linux's default) went through, and the program listened on 127.0.0.1
-# anyway; so did :: under `deny bind family=inet`. Now a bind to the
+# anyway; so did :: under `deny bind family=inet`, also after an
+# `allow bind family=inet6` (review of the first fix). Now a bind to the
 # any-address meets a stopping rule when the rule holds for any address it
 # listens on (:: counts as IPv4 too: another thread may clear IPV6_V6ONLY
-# until the bind). The forbidden effect: BOUND. Guards: natively the binds
+# until the bind), and an allowing rule's family= must take each family
+# the bind listens on. The forbidden effect: BOUND. Guards: natively the binds
 # succeed; an address the rule leaves out (127.0.0.2, ::1 under
 # family=inet) still binds; `allow bind addr=0.0.0.0` still allows it.
 
@@ -22,6 +24,11 @@ deny bind addr=127.0.0.1 EACCES
 EOF
 cat >"$T/v4.policy" <<EOF
 default allow
+deny bind family=inet EACCES
+EOF
+cat >"$T/v6only.policy" <<EOF
+default allow
+allow bind family=inet6
 deny bind family=inet EACCES
 EOF
 cat >"$T/any.policy" <<EOF
@@ -55,5 +62,7 @@ need_bind lo-dual "deny bind addr=127.0.0.1: a dual-stack bind to ::" lo :: EACC
 need_bind lo-other "(guard) deny bind addr=127.0.0.1: 127.0.0.2 still binds" lo 127.0.0.2 BOUND
 need_bind v4-dual "deny bind family=inet: a dual-stack bind to :: (listening on IPv4)" v4 :: EACCES
 need_bind v4-v6 "(guard) deny bind family=inet: ::1 still binds" v4 ::1 BOUND
+need_bind v6only-dual "allow bind family=inet6, deny bind family=inet: a dual-stack bind to ::" v6only :: EACCES
+need_bind v6only-v6 "(guard) allow bind family=inet6: ::1 still binds" v6only ::1 BOUND
 need_bind allow-any "(guard) allow bind addr=0.0.0.0 still allows it" any 0.0.0.0 BOUND
 finish
