@@ -38,6 +38,12 @@ int audit_journal_write(const struct audit_record *r)
 int audit_journal_write_held(const char *sandbox, uint64_t records, uint64_t bytes,
 			     const char *limit)
 {
+	/* records 0: the first record held back; the count comes when the window ends. */
+	if (!records)
+		return sd_journal_send("MESSAGE=%s: audit records over the limit %s are held back "
+				       "and counted", sandbox ? sandbox : "run", limit,
+				       "PRIORITY=%d", 4, "SANDBOX=%s", sandbox ? sandbox : "",
+				       "VERDICT=suppressing", "LIMIT=%s", limit, NULL);
 	return sd_journal_send("MESSAGE=%s: %llu audit records suppressed, over the limit %s",
 			       sandbox ? sandbox : "run", (unsigned long long)records, limit,
 			       "PRIORITY=%d", 4, "SANDBOX=%s", sandbox ? sandbox : "",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "audit-limit.h"
 #include "lib/util.h"
 
@@ -138,12 +139,13 @@ static void audit_limit_take_locked(struct audit_limit *l, struct audit_held *re
 }
 
 bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
-		       struct audit_held *ret_held)
+		       struct audit_held *ret_held, bool *ret_first)
 {
 	uint64_t now;
 	bool admit;
 
 	ret_held->records = 0;
+	*ret_first = false;
 	if (!b->bytes)
 		return true;
 	now = audit_limit_now();
@@ -157,7 +159,8 @@ bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint
 	if (admit) {
 		l->used += cost;
 	} else {
-		if (!l->held.records)
+		*ret_first = !l->held.records;
+		if (*ret_first)
 			clock_gettime(CLOCK_REALTIME, &l->held.since);
 		l->held.records++;
 		l->held.bytes += cost;
@@ -172,4 +175,53 @@ void audit_limit_take(struct audit_limit *l, struct audit_held *ret_held)
 	pthread_mutex_lock(&l->lock);
 	audit_limit_take_locked(l, ret_held);
 	pthread_mutex_unlock(&l->lock);
+}
+
+/*
+ * The most a byte of a value from the target can take: in text, itself if
+ * it is printable ASCII and no blank, quote or backslash, else \xNN (a
+ * quoted string escapes every byte past ASCII); in JSON, itself, "\/" or
+ * "\"" for '/' and '"', else \\xNN (the \xNN the trail writes, its
+ * backslash escaped by JSON). A journal entry holds the bytes as they are.
+ */
+static uint64_t audit_byte_cost(unsigned char c, enum audit_format format)
+{
+	bool plain = c > 0x20 && c < 0x7f && c != '\\' && c != '"';
+
+	switch (format) {
+	case AUDIT_JSON:
+		if (c == ' ' || (plain && c != '/'))
+			return 1;
+		return c == '/' || c == '"' ? 2 : 5;
+	case AUDIT_JOURNAL:
+		return 1;
+	default:
+		return plain ? 1 : 4;
+	}
+}
+
+static uint64_t audit_value_cost(const char *s, enum audit_format format)
+{
+	uint64_t n = 0;
+
+	for (; s && *s; s++)
+		n += audit_byte_cost((unsigned char)*s, format);
+	return n;
+}
+
+uint64_t audit_record_cost(const struct audit_record *r, enum audit_format format)
+{
+	/* Time, pid, syscall, verdict, rule, six arguments, keys and quotes. */
+	uint64_t n = 320 + audit_value_cost(r->sandbox, format);
+
+	n += audit_value_cost(r->rule_file, format);
+	n += audit_value_cost(r->path_arg, format) + audit_value_cost(r->path_arg2, format);
+	n += audit_value_cost(r->path, format) + audit_value_cost(r->path2, format);
+	n += audit_value_cost(r->addr, format);
+	/* The journal's MESSAGE holds the path too. */
+	if (format == AUDIT_JOURNAL)
+		n += audit_value_cost(r->path, format);
+	for (size_t i = 0; r->argv && i < r->argv->n; i++)
+		n += 4 + audit_value_cost(r->argv->args[i], format);
+	return n;
 }

@@ -57,10 +57,12 @@ void audit_limit_destroy(struct audit_limit *l);
 /*
  * May a record of cost bytes be written now? When a window with records
  * held back has ended, *ret_held gets them (records 0 otherwise), for the
- * caller to sum up before this record.
+ * caller to sum up before this record. *ret_first: this record is the
+ * window's first held back, which the caller says at once (a supervisor
+ * killed before the summary still leaves that trace).
  */
 bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
-		       struct audit_held *ret_held);
+		       struct audit_held *ret_held, bool *ret_first);
 /* What is held back and not summed up yet, taken (the sandbox ends). */
 void audit_limit_take(struct audit_limit *l, struct audit_held *ret_held);
 

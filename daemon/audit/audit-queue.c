@@ -44,6 +44,8 @@ struct audit_queue {
 	char *out_writer;  /* the writer's lines */
 	char *out_pusher;  /* a full buffer's lines, rendered by a pusher under the lock */
 	bool stop;
+	bool writing;      /* the writer renders a batch outside the lock */
+	pthread_cond_t written;
 	pthread_t thread;
 };
 
@@ -77,9 +79,12 @@ static void audit_queue_drain(struct audit_queue *q)
 	q->active = q->spare;
 	q->spare = full;
 	q->len = 0;
+	q->writing = true;
 	pthread_mutex_unlock(&q->lock);
 	audit_queue_flush(q, full, len, q->out_writer);
 	pthread_mutex_lock(&q->lock);
+	q->writing = false;
+	pthread_cond_broadcast(&q->written);
 }
 
 static void audit_queue_pause(void)
@@ -150,11 +155,13 @@ int audit_queue_start(struct audit_sink *sink, audit_render_fn render, void *use
 	q->out_pusher = malloc(AUDIT_QUEUE_OUT);
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->wake, NULL);
+	pthread_cond_init(&q->written, NULL);
 	r = q->active && q->spare && q->out_writer && q->out_pusher ? audit_queue_spawn(q)
 								     : -ENOMEM;
 	if (r < 0) {
 		pthread_mutex_destroy(&q->lock);
 		pthread_cond_destroy(&q->wake);
+		pthread_cond_destroy(&q->written);
 		audit_queue_free(q);
 		return r;
 	}
@@ -225,5 +232,18 @@ void audit_queue_stop(struct audit_queue *q)
 	pthread_join(q->thread, NULL);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->wake);
+	pthread_cond_destroy(&q->written);
 	audit_queue_free(q);
+}
+
+void audit_queue_sync(struct audit_queue *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	while (q->writing)
+		pthread_cond_wait(&q->written, &q->lock);
+	audit_queue_flush(q, q->active, q->len, q->out_pusher);
+	q->len = 0;
+	pthread_mutex_unlock(&q->lock);
 }

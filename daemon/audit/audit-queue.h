@@ -46,6 +46,12 @@ int audit_queue_start(struct audit_sink *sink, audit_render_fn render, void *use
  */
 void audit_queue_push(struct audit_queue *q, const void *entry, size_t len);
 /*
+ * Writes out what is queued, and waits for the batch the writer is writing:
+ * on return every entry pushed before is written (or counted lost). The
+ * writer goes on; others may push meanwhile (a process about to exit).
+ */
+void audit_queue_sync(struct audit_queue *q);
+/*
  * The same in place: room for len bytes (at most AUDIT_QUEUE_ENTRY_MAX),
  * 8-byte aligned, to be filled and then committed. The queue's lock is held
  * in between: fill it without blocking, and commit once.

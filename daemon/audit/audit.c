@@ -587,32 +587,12 @@ static __attribute__((noinline)) void audit_write_now(struct audit *a, const str
 			 audit_format(a, &cut->r, cut->truncated, when, line, sizeof(line)));
 }
 
-/* What a value costs the trail: a byte each, four for one it shows as \xNN. */
-static uint64_t audit_value_cost(const char *s)
-{
-	uint64_t n = 0;
-
-	for (; s && *s; s++)
-		n += (unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f ? 1 : 4;
-	return n;
-}
-
-/* The bytes a record (values cut) weighs against the budget: about its line's length. */
-static uint64_t audit_record_cost(const struct audit_record *r)
-{
-	/* Time, pid, syscall, verdict, rule and six arguments: some 200 bytes. */
-	uint64_t n = 200 + audit_value_cost(r->sandbox) + audit_value_cost(r->rule_file);
-
-	n += audit_value_cost(r->path_arg) + audit_value_cost(r->path_arg2);
-	n += audit_value_cost(r->path) + audit_value_cost(r->path2) + audit_value_cost(r->addr);
-	for (size_t i = 0; r->argv && i < r->argv->n; i++)
-		n += 3 + audit_value_cost(r->argv->args[i]);
-	return n;
-}
-
 /*
- * The record summing up what the limit held back: its time, the sandbox,
- * verdict=suppressed, how many records and bytes since when, and the limit.
+ * The records of the budget (--log-limit), h NULL for the first: from now
+ * on the sandbox's records over the limit are held back (verdict=
+ * suppressing, the limit); then, before the next window's first record or
+ * at the end, what was held back (verdict=suppressed, how many records,
+ * at most how many bytes, since when, the limit).
  */
 static void audit_format_held_text(struct audit_buf *b, const char *sandbox,
 				   const struct audit_held *h, const char *limit,
@@ -620,14 +600,28 @@ static void audit_format_held_text(struct audit_buf *b, const char *sandbox,
 {
 	audit_timestamp(b, when);
 	audit_put_optional(b, " sandbox=", sandbox);
-	abuf_put(b, " verdict=suppressed records=");
-	abuf_put_u64(b, h->records);
-	abuf_put(b, " bytes=");
-	abuf_put_u64(b, h->bytes);
-	abuf_put(b, " since=");
-	audit_timestamp(b, &h->since);
+	abuf_put(b, h ? " verdict=suppressed" : " verdict=suppressing");
+	if (h) {
+		abuf_put(b, " records=");
+		abuf_put_u64(b, h->records);
+		abuf_put(b, " bytes=");
+		abuf_put_u64(b, h->bytes);
+		abuf_put(b, " since=");
+		audit_timestamp(b, &h->since);
+	}
 	abuf_put(b, " limit=");
 	abuf_put(b, limit);
+}
+
+static struct json_object *audit_json_time(const struct timespec *ts)
+{
+	char text[64];
+	struct audit_buf t;
+
+	abuf_init(&t, text, sizeof(text));
+	audit_timestamp(&t, ts);
+	*t.p = '\0';
+	return json_object_new_string(text);
 }
 
 static void audit_format_held_json(struct audit_buf *b, const char *sandbox,
@@ -635,28 +629,23 @@ static void audit_format_held_json(struct audit_buf *b, const char *sandbox,
 				   const struct timespec *when)
 {
 	struct json_object *o = json_object_new_object();
-	char now[64], since[64];
-	struct audit_buf t;
 
-	abuf_init(&t, now, sizeof(now));
-	audit_timestamp(&t, when);
-	*t.p = '\0';
-	abuf_init(&t, since, sizeof(since));
-	audit_timestamp(&t, &h->since);
-	*t.p = '\0';
-	json_object_object_add(o, "time", json_object_new_string(now));
+	json_object_object_add(o, "time", audit_json_time(when));
 	if (sandbox)
 		json_object_object_add(o, "sandbox", audit_json_string(sandbox));
-	json_object_object_add(o, "verdict", json_object_new_string("suppressed"));
-	json_object_object_add(o, "records", json_object_new_int64((int64_t)h->records));
-	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)h->bytes));
-	json_object_object_add(o, "since", json_object_new_string(since));
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(h ? "suppressed" : "suppressing"));
+	if (h) {
+		json_object_object_add(o, "records", json_object_new_int64((int64_t)h->records));
+		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)h->bytes));
+		json_object_object_add(o, "since", audit_json_time(&h->since));
+	}
 	json_object_object_add(o, "limit", json_object_new_string(limit));
 	abuf_put(b, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }
 
-/* A record of its own for what the limit held back, before the next record (or at the end). */
+/* A record of the budget's (h NULL: the first held back, else what was), queued as a line. */
 static void audit_write_held(struct audit *a, const char *sandbox, const struct audit_held *h)
 {
 	/* After the entry's header when queued: a sandbox id (256 bytes, 4 each shown), the rest. */
@@ -666,11 +655,11 @@ static void audit_write_held(struct audit *a, const char *sandbox, const struct 
 	size_t len;
 	struct timespec when;
 
-	if (!h->records)
+	if (h && !h->records)
 		return;
 	audit_budget_format(&a->budget, limit, sizeof(limit));
 	if (a->format == AUDIT_JOURNAL) {
-		if (audit_journal_write_held(sandbox, h->records, h->bytes, limit) < 0)
+		if (audit_journal_write_held(sandbox, h ? h->records : 0, h ? h->bytes : 0, limit) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
@@ -694,17 +683,21 @@ bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_
 	struct audit_cut cut;
 	struct timespec when;
 	struct audit_held held;
+	bool first;
 
 	audit_cut(r, &cut);
 	if (limit) {
-		bool admit = audit_limit_admit(limit, &a->budget, audit_record_cost(&cut.r), &held);
+		bool admit = audit_limit_admit(limit, &a->budget,
+					       audit_record_cost(&cut.r, a->format), &held, &first);
 
 		audit_write_held(a, r->sandbox, &held);
+		if (first)
+			audit_write_held(a, r->sandbox, NULL);
 		if (!admit)
 			return false;
 	}
 	if (a->format == AUDIT_JOURNAL) {
-		if (audit_journal_write(r) < 0)
+		if (audit_journal_write(&cut.r) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return true;
 	}
@@ -716,15 +709,26 @@ bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_
 	return true;
 }
 
-void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox)
+void audit_limit_flush(struct audit *a, struct audit_limit *limit, const char *sandbox)
 {
 	struct audit_held held;
 
-	if (a) {
-		audit_limit_take(limit, &held);
-		audit_write_held(a, sandbox, &held);
-	}
+	if (!a)
+		return;
+	audit_limit_take(limit, &held);
+	audit_write_held(a, sandbox, &held);
+}
+
+void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox)
+{
+	audit_limit_flush(a, limit, sandbox);
 	audit_limit_destroy(limit);
+}
+
+void audit_sync(struct audit *a)
+{
+	if (a)
+		audit_queue_sync(a->queue);
 }
 
 int audit_set_async(struct audit *a)

@@ -94,6 +94,11 @@ void audit_set_level(struct audit *a, enum audit_level level);
  * recorded; value is a `return`'s (the level tells a denial from a value).
  */
 bool audit_wants(const struct audit *a, const char *verdict, int64_t value);
+/*
+ * (audit-limit.c) The most bytes the record's line, or journal entry, can
+ * take in that format: what it weighs against the budget.
+ */
+uint64_t audit_record_cost(const struct audit_record *r, enum audit_format format);
 /* Before the first record (AUDIT_BUDGET_DEFAULT until then). */
 void audit_set_budget(struct audit *a, const struct audit_budget *b);
 const struct audit_budget *audit_get_budget(const struct audit *a);
@@ -108,6 +113,10 @@ bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_
  * sums up what its limit still holds back. Then limit is destroyed.
  */
 void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox);
+/* The same, limit left in use: the process is about to exit with the sandbox running. */
+void audit_limit_flush(struct audit *a, struct audit_limit *limit, const char *sandbox);
+/* Every record so far written out (unotifyd stopping with sandboxes running). */
+void audit_sync(struct audit *a);
 /*
  * How many records could not be written (whole or in part) so far, and the
  * last error (errno) in *ret_error (may be NULL). Queued records count once

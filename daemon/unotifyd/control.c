@@ -177,7 +177,7 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 	policy_program_free(with_ll);
 	json_object_put(ll);
 	if (r < 0 && r != -EINVAL)
-		log_info("kernel layer of '%s' refused: %s", name, strerror(-r));
+		log_client_info("kernel layer of '%s' refused: %s", name, strerror(-r));
 	json_object_put(reply);
 	policy_entry_unref(e);
 	policies_unref(set);
@@ -204,7 +204,7 @@ int control_handle(struct daemon *d, int conn, struct json_object *msg)
 			if (strcmp(json_object_get_string(req), control_requests[i].name) == 0)
 				return control_requests[i].handle(d, conn, msg);
 	}
-	log_warning("control: unknown request");
+	log_client_warning("control: unknown request");
 	proto_reply_error(conn, "unknown request (known: status, " KERNEL_LAYER_REQUEST ")");
 	return -EINVAL;
 }

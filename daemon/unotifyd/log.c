@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit/audit-buf.h"
@@ -84,10 +87,9 @@ static void log_neutralize(char *line, size_t len)
 	}
 }
 
-void log_msg(int priority, const char *fmt, ...)
+static void log_vmsg(int priority, const char *fmt, va_list ap)
 {
 	char line[2048];
-	va_list ap;
 	int n;
 
 	if (priority >= LOG_DEBUG && !log_verbose)
@@ -96,9 +98,7 @@ void log_msg(int priority, const char *fmt, ...)
 		n = snprintf(line, sizeof(line), "<%d>", priority);
 	else
 		n = snprintf(line, sizeof(line), "unotifyd: %s", log_level_word(priority));
-	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - n, fmt, ap);
-	va_end(ap);
 	if ((size_t)n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
 	line[n] = '\0';
@@ -107,6 +107,93 @@ void log_msg(int priority, const char *fmt, ...)
 	/* One write per line; a failing stderr has nowhere to be reported. */
 	if (write(STDERR_FILENO, line, n) < 0)
 		return;
+}
+
+void log_msg(int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(priority, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Messages a client causes: at most LOG_CLIENT_BURST a window. Past it they
+ * are counted, said once when it starts, and summed up with the next
+ * window's first (or when the daemon stops, log_client_flush).
+ */
+static struct {
+	pthread_mutex_t lock;
+	uint64_t window_start; /* CLOCK_MONOTONIC_COARSE ns; 0: none yet */
+	unsigned int used;
+	unsigned long long held;
+} log_client = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint64_t log_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 1;
+}
+
+/* Under log_client.lock: the summary of a window's held messages, taken. */
+static unsigned long long log_client_take_locked(void)
+{
+	unsigned long long held = log_client.held;
+
+	log_client.held = 0;
+	return held;
+}
+
+static void log_client_say_held(unsigned long long held)
+{
+	if (held)
+		log_msg(LOG_WARNING, "%llu messages about clients suppressed (more than %d in %d s)",
+			held, LOG_CLIENT_BURST, LOG_CLIENT_WINDOW_S);
+}
+
+void log_client_msg(int priority, const char *fmt, ...)
+{
+	unsigned long long held = 0;
+	bool admit, first = false;
+	uint64_t now = log_now();
+	va_list ap;
+
+	pthread_mutex_lock(&log_client.lock);
+	if (!log_client.window_start ||
+	    now - log_client.window_start >= LOG_CLIENT_WINDOW_S * UINT64_C(1000000000)) {
+		log_client.window_start = now;
+		log_client.used = 0;
+		held = log_client_take_locked();
+	}
+	admit = log_client.used < LOG_CLIENT_BURST;
+	if (admit)
+		log_client.used++;
+	else
+		first = log_client.held++ == 0;
+	pthread_mutex_unlock(&log_client.lock);
+	log_client_say_held(held);
+	if (first)
+		log_msg(LOG_WARNING, "more than %d messages about clients in %d s: the rest of "
+				     "them are counted, not written", LOG_CLIENT_BURST,
+			LOG_CLIENT_WINDOW_S);
+	if (!admit)
+		return;
+	va_start(ap, fmt);
+	log_vmsg(priority, fmt, ap);
+	va_end(ap);
+}
+
+void log_client_flush(void)
+{
+	unsigned long long held;
+
+	pthread_mutex_lock(&log_client.lock);
+	held = log_client_take_locked();
+	pthread_mutex_unlock(&log_client.lock);
+	log_client_say_held(held);
 }
 
 const char *log_escape(const char *in, char *buf, size_t size)

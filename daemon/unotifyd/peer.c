@@ -112,7 +112,7 @@ static const struct peer_kind peer_kinds[] = {
 
 static void peer_drop(struct peer_conn *c, const char *why)
 {
-	log_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid, why);
+	log_client_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid, why);
 	atomic_fetch_add(&c->daemon->rejected, 1);
 	proto_reply_error(c->conn, why);
 }
@@ -149,7 +149,7 @@ static void *peer_thread(void *arg)
 	pending_release(&d->clients, &c->key);
 	atomic_fetch_sub(&d->pending, 1);
 	if (r < 0) {
-		log_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid,
+		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid,
 			    why);
 		atomic_fetch_add(&d->rejected, 1);
 		if (r != -ETIMEDOUT)

@@ -114,7 +114,7 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
 				  "and every sandbox (give it a pid namespace of its own, or start "
 				  "unotifyd with --allow-shared-pid)", 0);
 	else if (r > 0)
-		log_warning("sandbox %s pid=%d shares the daemon's pid namespace "
+		log_client_warning("sandbox %s pid=%d shares the daemon's pid namespace "
 			    "(--allow-shared-pid): it can signal, trace or renice the daemon",
 			    log_escape(s->id, esc, sizeof(esc)), (int)s->pid);
 	r = unotify_root_open(pidfd, &p->root_fd);
@@ -163,7 +163,7 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	r = oci_state_parse(m->json, m->fds, m->n_fds, &s, &why);
 	if (r < 0) {
 		why = why ? why : strerror(-r);
-		log_warning("client pid=%d uid=%u: dropped: %s", (int)cred->pid, cred->uid, why);
+		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)cred->pid, cred->uid, why);
 		proto_reply_error(*conn, why);
 		return r;
 	}
@@ -175,7 +175,7 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	p.id = s.id;
 	p.pid = s.pid;
 	p.policy_name = name;
-	log_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
+	log_client_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
 		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,
 		 registration_kept_text(&p), p.fail_reason ? ": FAIL CLOSED, " : "",
 		 p.fail_reason ? p.fail_reason : "");

@@ -220,11 +220,11 @@ static int sandbox_link(struct daemon *d, struct sandbox *s, char *owner, size_t
 static void sandbox_refuse_listener(const struct sandbox *s, int *conn, int r, const char *owner)
 {
 	if (r == -EALREADY) {
-		log_warning("sandbox %s: refused: its listener is supervised already, as sandbox "
+		log_client_warning("sandbox %s: refused: its listener is supervised already, as sandbox "
 			    "%s (two policies would decide its calls in turn)", s->id_shown, owner);
 		proto_reply_error(*conn, "the listener is supervised already");
 	} else {
-		log_error("sandbox %s: refused: cannot tell whether its listener is supervised "
+		log_client_error("sandbox %s: refused: cannot tell whether its listener is supervised "
 			  "already: kcmp: %s", s->id_shown, strerror(-r));
 		proto_reply_error(*conn, "cannot tell whether the listener is supervised already");
 	}
@@ -270,7 +270,7 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 	if (d->config.sync) {
 		r = unotify_listener_set_sync(l, true);
 		if (r < 0 && r != -EOPNOTSUPP)
-			log_warning("sandbox %s: same-CPU hand-off not set: %s", s->id_shown,
+			log_client_warning("sandbox %s: same-CPU hand-off not set: %s", s->id_shown,
 				    strerror(-r));
 	}
 	s->sync = unotify_listener_sync(l);
@@ -280,7 +280,7 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 		s->fail_reason = strdup("supervisor thread setup failed");
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "thread setup failed";
 		s->enforcer.policy = NULL;
-		log_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id_shown,
+		log_client_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id_shown,
 			  strerror(-r));
 	}
 }
@@ -300,7 +300,7 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 		s->fail_reason = strdup("the sandbox's root could not be pinned");
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "root not pinned";
 		s->enforcer.policy = NULL;
-		log_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id_shown,
+		log_client_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id_shown,
 			  strerror(-r));
 	}
 }
@@ -314,12 +314,12 @@ static void sandbox_log_end(struct sandbox *s)
 	char limit[64];
 
 	if (!held || !s->enforcer.audit) {
-		log_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown, notified,
+		log_client_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown, notified,
 			 denied);
 		return;
 	}
 	audit_budget_format(audit_get_budget(s->enforcer.audit), limit, sizeof(limit));
-	log_info("sandbox %s ended: %llu notifications, %llu denials, %llu audit records "
+	log_client_info("sandbox %s ended: %llu notifications, %llu denials, %llu audit records "
 		 "suppressed (--log-limit %s)", s->id_shown, notified, denied, held, limit);
 }
 
@@ -344,7 +344,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	}
 	r = unotify_listener_new(listener_fd, &l);
 	if (r < 0) {
-		log_error("sandbox %s: listener not usable: %s", s->id_shown, strerror(-r));
+		log_client_error("sandbox %s: listener not usable: %s", s->id_shown, strerror(-r));
 		proto_reply_error(*conn, "listener not usable");
 		sandbox_free(s);
 		return r;
@@ -367,7 +367,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	ops.userdata = &s->enforcer;
 	r = unotify_supervise(l, &ops, NULL);
 	if (r < 0)
-		log_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
+		log_client_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
 			  "(ENOSYS)",
 			  s->id_shown, strerror(-r));
 	sandbox_log_end(s);
@@ -423,4 +423,13 @@ struct json_object *sandboxes_to_json(struct daemon *d)
 	}
 	pthread_mutex_unlock(&d->lock);
 	return arr;
+}
+
+void sandboxes_flush_audit(struct daemon *d)
+{
+	pthread_mutex_lock(&d->lock);
+	for (struct sandbox *s = d->sandboxes; s; s = s->next)
+		audit_limit_flush(s->enforcer.audit, &s->enforcer.audit_limit, s->id);
+	pthread_mutex_unlock(&d->lock);
+	audit_sync(d->audit);
 }

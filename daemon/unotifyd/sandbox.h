@@ -32,5 +32,10 @@ struct sandbox_params {
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn);
 /* [{"id":..., "pid":..., ...}] of the sandboxes alive, under d->lock. */
 struct json_object *sandboxes_to_json(struct daemon *d);
+/*
+ * The daemon stops with sandboxes running: what their budgets hold back is
+ * summed up in the trail, and every record queued is written out.
+ */
+void sandboxes_flush_audit(struct daemon *d);
 
 #endif

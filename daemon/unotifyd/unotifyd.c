@@ -36,6 +36,7 @@
 #include "peer.h"
 #include "policies.h"
 #include "protocol/protocol.h"
+#include "sandbox.h"
 
 #define STATUS_TICK_MS 1000
 #define CONTINUE (-1) /* from the start-up steps: no exit code yet */
@@ -398,12 +399,12 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 		atomic_fetch_add(&d->connections, 1);
 		r = peer_credentials(conn, &cred);
 		if (r < 0) {
-			log_warning("client refused: no credentials: %s", strerror(-r));
+			log_client_warning("client refused: no credentials: %s", strerror(-r));
 			conn = safe_close(conn);
 			continue;
 		}
 		if (!peer_allowed(&d->config, conn, &cred)) {
-			log_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid, cred.uid,
+			log_client_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid, cred.uid,
 				    "not root nor in an --allow-group");
 			atomic_fetch_add(&d->rejected, 1);
 			proto_reply_error(conn, "permission denied");
@@ -415,7 +416,7 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 				 &first);
 		if (r < 0) {
 			if (first)
-				log_warning("client pid=%d uid=%u: refused: %d connections of its %s "
+				log_client_warning("client pid=%d uid=%u: refused: %d connections of its %s "
 					    "being read already (more are closed until one ends)",
 					    (int)cred.pid, cred.uid,
 					    r == -EUSERS ? PENDING_PER_UID : PENDING_PER_CLIENT,
@@ -427,7 +428,7 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 		r = peer_spawn(d, conn, &cred, &key);
 		if (r < 0) {
 			pending_release(&d->clients, &key);
-			log_error("client pid=%d: no thread for it: %s", (int)cred.pid,
+			log_client_error("client pid=%d: no thread for it: %s", (int)cred.pid,
 				  strerror(-r));
 		}
 	}
@@ -519,6 +520,7 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	 * trail, whatever it is doing: only with none left are they freed.
 	 */
 	workers = atomic_load(&d->workers);
+	log_client_flush();
 	if (workers == 0) {
 		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
 		daemon_audit_close(d->audit);
@@ -530,6 +532,8 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	pthread_mutex_lock(&d->lock);
 	active = d->sandboxes_active;
 	pthread_mutex_unlock(&d->lock);
+	/* Nothing of the trail left behind: held-back records summed up, the queue written. */
+	sandboxes_flush_audit(d);
 	/*
 	 * Supervising threads are blocked in RECV and cannot be woken; the
 	 * process exit closes their listeners, and the kernel then fails every

@@ -88,6 +88,58 @@ else
 	case_pass "$(grep -c 'verdict=suppressed' "$T/windows.log") summaries, $(size "$T/windows.log") bytes"
 fi
 
+# A record weighs what its line can take (round 13's review): a path of
+# spaces is four times as long in text (\x20 each), one of backslashes five
+# in JSON (\\x5c).
+SPACES=$(printf '%01000d' 0 | tr 0 ' ')
+BSLASH=$(printf '%01000d' 0 | tr 0 '\\')
+case_begin escaped-text "a path of spaces (\\x20 in text): the trail stays within 256 KiB"
+URUN_TIMEOUT=120 urun --log "$T/sp.log" --log-limit 256K/60 --policy "$T/p.policy" -- \
+	"$ATTACK" open-loop "$T/secret/$SPACES" 100 3000
+if [ "$RC" != 0 ]; then
+	case_fail "status $RC"
+elif [ "$(size "$T/sp.log")" -gt 262144 ]; then
+	case_fail "the trail holds $(size "$T/sp.log") bytes, over 256 KiB"
+elif [ "$(accounted "$T/sp.log")" != 3000 ]; then
+	case_fail "$(accounted "$T/sp.log") of 3000 denials written or summed up"
+else
+	case_pass "$(size "$T/sp.log") bytes"
+fi
+
+case_begin escaped-json "a path of backslashes (\\\\x5c in JSON): the trail stays within 256 KiB"
+URUN_TIMEOUT=120 urun --log "$T/bs.log" --log-format json --log-limit 256K/60 \
+	--policy "$T/p.policy" -- "$ATTACK" open-loop "$T/secret/$BSLASH" 100 3000
+if [ "$RC" != 0 ]; then
+	case_fail "status $RC"
+elif [ "$(size "$T/bs.log")" -gt 262144 ]; then
+	case_fail "the trail holds $(size "$T/bs.log") bytes, over 256 KiB"
+elif ! grep -q '"verdict":"suppressed"' "$T/bs.log"; then
+	case_fail "no summary"
+else
+	case_pass "$(size "$T/bs.log") bytes"
+fi
+
+case_begin killed "unotify run killed after a flood: the trail says records were held back"
+URUN_TIMEOUT=120 urun --log "$T/killed.log" --log-limit 64K/60 --policy "$T/p.policy" -- sh -c '
+	"$1" open-loop "$2" 100 3000 && touch "$3/flooded" &&
+	i=0; while [ ! -e "$3/done" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done' \
+	sh "$ATTACK" "$DENIED" "$T" &
+KILLER=$!
+wait_until 60 test -e "$T/flooded" || true
+sleep 0.5
+pkill -KILL -f "unotify run -q --log $T/killed.log" || true
+touch "$T/done"
+wait "$KILLER" || true
+if ! test -e "$T/flooded"; then
+	case_fail "the flood did not run"
+elif grep -q 'verdict=suppressed ' "$T/killed.log"; then
+	case_fail "a summary was written: the supervisor was not killed first"
+elif grep -q '^[^ ]* verdict=suppressing limit=64K/60s$' "$T/killed.log"; then
+	case_pass "$(grep -c verdict=deny "$T/killed.log") records, then: $(grep suppressing "$T/killed.log")"
+else
+	case_fail "no trace of the records held back: $(tail -1 "$T/killed.log" | cut -c1-160)"
+fi
+
 case_begin usage "budgets that are not one are refused (status 125, a sentence)"
 bad=0
 for v in 0/60 4X/60 4M/0 4M 4M/99999 -1/60 4M/60x; do
@@ -115,13 +167,13 @@ UNOTIFYD_ARGS="--log-limit 1M/60" start_daemon
 case_begin daemon "under unotifyd: the trail within the sandbox's budget, the end says what was held back"
 # The program waits for the status read: it shows what is held back while the sandbox runs.
 timeout -k 3 120 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- sh -c '
-	"$1" open-loop "$2" 100 "$3" && touch "$4/flooded" &&
-	i=0; while [ ! -e "$4/read" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done' \
+	"$1" open-loop "$2" 100 "$3" && touch "$4/dflooded" &&
+	i=0; while [ ! -e "$4/dread" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done' \
 	sh "$ATTACK" "$DENIED" "$TRIES" "$T" >"$T/run.out" 2>&1 </dev/null &
 RUNNER=$!
-wait_until 100 test -e "$T/flooded" || true
+wait_until 100 test -e "$T/dflooded" || true
 "$UNOTIFY" status --json --socket "$SOCK" >"$T/status.json" 2>&1 || true
-touch "$T/read"
+touch "$T/dread"
 RC=0
 wait "$RUNNER" || RC=$?
 OUT=$(cat "$T/run.out")
@@ -143,6 +195,27 @@ elif [ "$held" != "$(accounted "$T/audit.log" | awk -v w="$(grep -c verdict=deny
 	case_fail "status showed $held held back: $(cut -c1-300 "$T/status.json")"
 else
 	case_pass "$(size "$T/audit.log") bytes; $(grep 'ended' "$T/d.err" | tail -1 | cut -c1-160)"
+fi
+
+case_begin daemon-stop "unotifyd stopped (SIGTERM) with a flooded sandbox running: its held records summed up"
+timeout -k 3 120 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- sh -c '
+	"$1" open-loop "$2" 100 "$3" && touch "$4/flooded2" &&
+	i=0; while [ ! -e "$4/done2" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done' \
+	sh "$ATTACK" "$DENIED" "$TRIES" "$T" >"$T/run2.out" 2>&1 </dev/null &
+RUNNER=$!
+wait_until 100 test -e "$T/flooded2" || true
+before=$(grep -c 'verdict=suppressed' "$T/audit.log" || true)
+kill -TERM "$DPID"
+wait_until 10 sh -c "! kill -0 $DPID 2>/dev/null" || true
+touch "$T/done2"
+wait "$RUNNER" || true
+after=$(grep -c 'verdict=suppressed' "$T/audit.log" || true)
+if ! test -e "$T/flooded2"; then
+	case_fail "the flood did not run: $(cat "$T/run2.out")"
+elif [ "$(accounted "$T/audit.log")" != "$((TRIES * 2))" ]; then
+	case_fail "$(accounted "$T/audit.log") of $((TRIES * 2)) denials written or summed up ($before summaries before the stop, $after after)"
+else
+	case_pass "$after summaries; every denial of both sandboxes accounted for"
 fi
 
 finish

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 13, a client that fills the disk through unotifyd's own log (found
+# by the review of the audit trail's budget). Each connection closed
+# without a message was a warning line ("dropped: closed without a
+# message"), and so was each one refused: a client connecting in a loop
+# wrote 1.2 MB a second of them, more for a stranger on a 0666 socket.
+# Now the messages clients cause (refused, dropped, registered, ended) are
+# at most 600 a minute, for all clients together; the rest are counted,
+# said once when it starts, and summed up in a line of their own. The
+# forbidden effect: more than 600 such lines in the log, or lines gone
+# without a trace. Guard: the first connections are each logged.
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+need_root "unotifyd"
+need_cmd python3
+setup_tmp
+
+N=3000
+policy box "default allow"
+start_daemon
+
+case_begin connect-loop "$N connections closed without a message: the log stays within 600 lines"
+python3 - "$SOCK" "$N" <<'EOF' >"$T/loop.out" 2>&1 || true
+import socket, sys
+for _ in range(int(sys.argv[2])):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    s.close()
+print("DONE")
+EOF
+wait_until 30 sh -c "\"$UNOTIFY\" status --json --socket \"$SOCK\" | grep -q '\"clients_rejected\":$N'" || true
+"$UNOTIFY" status --json --socket "$SOCK" >"$T/status.json" 2>&1 || true
+kill -TERM "$DPID"
+wait_until 10 sh -c "! kill -0 $DPID 2>/dev/null" || true
+lines=$(grep -c 'dropped: closed without a message' "$T/d.err" || true)
+held=$(sed -n 's/.* \([0-9][0-9]*\) messages about clients suppressed.*/\1/p' "$T/d.err" | awk '{ n += $1 } END { print n + 0 }')
+rejected=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["clients_rejected"])' "$T/status.json" 2>/dev/null || echo "?")
+if ! grep -q DONE "$T/loop.out"; then
+	case_fail "the loop did not run: $(tail -2 "$T/loop.out")"
+elif [ "$lines" -lt 100 ]; then
+	case_fail "only $lines connections were logged: the first ones should be"
+elif [ "$lines" -gt 600 ]; then
+	case_fail "$lines lines of dropped clients in the log"
+elif ! grep -q 'more than 600 messages about clients in 60 s' "$T/d.err"; then
+	case_fail "the log does not say that it holds messages back"
+elif [ "$((lines + held))" != "$rejected" ]; then
+	case_fail "$lines lines and $held held back, $rejected clients rejected"
+else
+	case_pass "$lines lines, $held summed up, $rejected clients rejected; log $(wc -c <"$T/d.err") bytes"
+fi
+finish
