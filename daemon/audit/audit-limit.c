@@ -128,7 +128,8 @@ static uint64_t audit_limit_now(void)
 
 	/* Coarse: a window is seconds long, and this clock is read without a system call. */
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	/* Never 0, which says "no window yet". */
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 1;
 }
 
 /* Under l->lock: what is held back, taken. */
@@ -136,6 +137,33 @@ static void audit_limit_take_locked(struct audit_limit *l, struct audit_held *re
 {
 	*ret = l->held;
 	l->held = (struct audit_held){ 0 };
+}
+
+/* Under l->lock: a new window once the last one ended; what it held goes to *ret_held. */
+static void audit_limit_roll_locked(struct audit_limit *l, const struct audit_budget *b,
+				    uint64_t now, struct audit_held *ret_held)
+{
+	if (l->window_start && now - l->window_start < (uint64_t)b->seconds * 1000000000u)
+		return;
+	l->window_start = now;
+	l->used = 0;
+	audit_limit_take_locked(l, ret_held);
+}
+
+/* Room in the shared budget, taken when there is (never held there: counted by the sandbox). */
+static bool audit_limit_take_room(struct audit_limit *l, const struct audit_budget *b,
+				  uint64_t cost, uint64_t now)
+{
+	struct audit_held none;
+	bool room;
+
+	pthread_mutex_lock(&l->lock);
+	audit_limit_roll_locked(l, b, now, &none);
+	room = l->used + cost <= b->bytes;
+	if (room)
+		l->used += cost;
+	pthread_mutex_unlock(&l->lock);
+	return room;
 }
 
 bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
@@ -150,12 +178,10 @@ bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint
 		return true;
 	now = audit_limit_now();
 	pthread_mutex_lock(&l->lock);
-	if (!l->window_start || now - l->window_start >= (uint64_t)b->seconds * 1000000000u) {
-		l->window_start = now ? now : 1;
-		l->used = 0;
-		audit_limit_take_locked(l, ret_held);
-	}
-	admit = l->used + cost <= b->bytes;
+	audit_limit_roll_locked(l, b, now, ret_held);
+	/* The shared budget's lock inside the sandbox's: always in that order. */
+	admit = l->used + cost <= b->bytes &&
+		(!l->shared || audit_limit_take_room(l->shared, b, cost, now));
 	if (admit) {
 		l->used += cost;
 	} else {

@@ -50,6 +50,13 @@ struct audit_limit {
 	uint64_t used;         /* bytes written in the window */
 	struct audit_held held;
 	atomic_ullong suppressed; /* records held back in all */
+	/*
+	 * NULL, or a budget this one shares with other sandboxes (unotifyd:
+	 * the registering user's, so that sandboxes registered one after
+	 * another do not each bring a budget of their own). A record goes
+	 * through only when both have room; one held back is counted here.
+	 */
+	struct audit_limit *shared;
 };
 
 void audit_limit_init(struct audit_limit *l);

@@ -21,6 +21,7 @@
 #include "audit/audit.h"
 #include "lib/unotify.h"
 #include "pending.h"
+#include "user-budget.h"
 
 struct policy_set;
 
@@ -57,6 +58,7 @@ struct daemon {
 	struct daemon_config config;
 	struct unotify_features features;
 	struct audit *audit;
+	struct user_budgets budgets;     /* the trail's, of users who register sandboxes */
 	uint64_t started_ns;             /* CLOCK_MONOTONIC */
 
 	pthread_mutex_t lock;            /* policies and the sandbox list */

@@ -174,6 +174,7 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	registration_watch_creds(&p, cred);
 	p.id = s.id;
 	p.pid = s.pid;
+	p.registrant = cred->uid;
 	p.policy_name = name;
 	log_client_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
 		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,

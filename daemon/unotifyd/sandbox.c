@@ -332,6 +332,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	};
 	_cleanup_close_ int root_fd = p->root_fd;
 	unotify_listener *l = NULL;
+	struct audit_limit *shared;
 	struct sandbox *s;
 	char name[16], owner[OCI_ID_MAX * 4 + 8];
 	int r;
@@ -365,6 +366,8 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	snprintf(name, sizeof(name), "sbx-%s", s->id);
 	pthread_setname_np(pthread_self(), name);
 	ops.userdata = &s->enforcer;
+	shared = user_budget_get(&d->budgets, p->registrant);
+	s->enforcer.audit_limit.shared = shared;
 	r = unotify_supervise(l, &ops, NULL);
 	if (r < 0)
 		log_client_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
@@ -374,6 +377,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	sandbox_unlink(d, s);
 	unotify_listener_free(l);
 	sandbox_free(s);
+	user_budget_put(&d->budgets, shared);
 	return r;
 }
 

@@ -22,6 +22,7 @@ struct sandbox_params {
 	int root_fd;                   /* taken by sandbox_run: the sandbox's pinned root, or -1 */
 	bool filter_is_policy;         /* its filter is policy's kernel layer (run --daemon) */
 	bool creds_watched;            /* and notifies every credential change (registration.c) */
+	uid_t registrant;              /* the client's uid: its sandboxes share a budget */
 };
 
 /*

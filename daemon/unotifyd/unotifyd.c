@@ -590,6 +590,7 @@ static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
 		return r;
 	log_setup(log_stderr_is_journal(), cli->verbose);
 	pthread_mutex_init(&d->lock, NULL);
+	user_budgets_init(&d->budgets);
 	pending_init(&d->clients);
 	d->started_ns = daemon_now_ns();
 	r = unotify_features_probe(&d->features);

@@ -218,4 +218,35 @@ else
 	case_pass "$after summaries; every denial of both sandboxes accounted for"
 fi
 
+case_begin user-budget "a user registering 8 flooding sandboxes one after another: together within one budget"
+SOCK=$T/u.sock
+chmod 755 "$T"
+mkdir -p "$T/upol" && cp "$T/policies/box.policy" "$T/upol/"
+(cd "$T" && exec "$UNOTIFYD" --socket "$SOCK" --socket-mode 0660 --allow-group nogroup \
+	--policy-dir "$T/upol" --log "$T/user.log" --log-limit 256K/60 \
+	--seccomp-default kill 2>>"$T/u.err") &
+UPID=$!
+track_pid "$UPID"
+wait_until 10 grep -q 'listening on' "$T/u.err" || fail "unotifyd did not get ready: $(cat "$T/u.err")"
+chgrp nogroup "$SOCK"
+ran=0
+for i in 1 2 3 4 5 6 7 8; do
+	if timeout -k 3 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$UNOTIFY" run -q \
+		--daemon --socket "$SOCK" --policy-name box -- \
+		"$ATTACK" open-loop "$DENIED" 100 2000 >/dev/null 2>&1; then
+		ran=$((ran + 1))
+	fi
+done
+kill -TERM "$UPID"
+wait_until 10 sh -c "! kill -0 $UPID 2>/dev/null" || true
+if [ "$ran" != 8 ]; then
+	case_fail "$ran of 8 sandboxes ran: $(tail -2 "$T/u.err")"
+elif [ "$(size "$T/user.log")" -gt $((262144 + 16384)) ]; then
+	case_fail "the trail holds $(size "$T/user.log") bytes, over the one budget of 256 KiB (and its summaries)"
+elif [ "$(accounted "$T/user.log")" != 16000 ]; then
+	case_fail "$(accounted "$T/user.log") of 16000 denials written or summed up"
+else
+	case_pass "$(size "$T/user.log") bytes for 8 sandboxes"
+fi
+
 finish
