@@ -21,7 +21,7 @@ bool audit_journal_available(void);
 /* 0, or -errno when the entry could not be sent (counted as lost). */
 int audit_journal_write(const struct audit_record *r);
 /* The entries of the trail's budget (audit-limit.h); records 0: the first held back. */
-int audit_journal_write_held(const char *sandbox, uint64_t records, uint64_t bytes,
+int audit_journal_write_held(const char *sandbox, long uid, uint64_t records, uint64_t bytes,
 			     const char *limit);
 
 #endif

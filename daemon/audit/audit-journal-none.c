@@ -17,10 +17,11 @@ int audit_journal_write(const struct audit_record *r)
 	return -EOPNOTSUPP;
 }
 
-int audit_journal_write_held(const char *sandbox, uint64_t records, uint64_t bytes,
+int audit_journal_write_held(const char *sandbox, long uid, uint64_t records, uint64_t bytes,
 			     const char *limit)
 {
 	(void)sandbox;
+	(void)uid;
 	(void)records;
 	(void)bytes;
 	(void)limit;

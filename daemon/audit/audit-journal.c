@@ -35,18 +35,29 @@ int audit_journal_write(const struct audit_record *r)
 			r->rule_line, NULL);
 }
 
-int audit_journal_write_held(const char *sandbox, uint64_t records, uint64_t bytes,
+int audit_journal_write_held(const char *sandbox, long uid, uint64_t records, uint64_t bytes,
 			     const char *limit)
 {
+	char who[64];
+
+	/* A budget the sandboxes of a user share names the user. */
+	if (uid == AUDIT_UID_OTHERS)
+		snprintf(who, sizeof(who), "uid others");
+	else if (uid >= 0)
+		snprintf(who, sizeof(who), "uid %ld", uid);
+	else
+		snprintf(who, sizeof(who), "%s", sandbox ? "" : "run");
 	/* records 0: the first record held back; the count comes when the window ends. */
 	if (!records)
-		return sd_journal_send("MESSAGE=%s: audit records over the limit %s are held back "
-				       "and counted", sandbox ? sandbox : "run", limit,
-				       "PRIORITY=%d", 4, "SANDBOX=%s", sandbox ? sandbox : "",
-				       "VERDICT=suppressing", "LIMIT=%s", limit, NULL);
-	return sd_journal_send("MESSAGE=%s: %llu audit records suppressed, over the limit %s",
-			       sandbox ? sandbox : "run", (unsigned long long)records, limit,
-			       "PRIORITY=%d", 4, "SANDBOX=%s", sandbox ? sandbox : "",
+		return sd_journal_send("MESSAGE=%s%s: audit records over the limit %s are held back "
+				       "and counted", who, uid == -1 && sandbox ? sandbox : "", limit,
+				       "PRIORITY=%d", 4, "SANDBOX=%s", uid == -1 && sandbox ? sandbox : "",
+				       "USER=%s", uid != -1 ? who + 4 : "", "VERDICT=suppressing",
+				       "LIMIT=%s", limit, NULL);
+	return sd_journal_send("MESSAGE=%s%s: %llu audit records suppressed, over the limit %s",
+			       who, uid == -1 && sandbox ? sandbox : "", (unsigned long long)records,
+			       limit, "PRIORITY=%d", 4, "SANDBOX=%s",
+			       uid == -1 && sandbox ? sandbox : "", "USER=%s", uid != -1 ? who + 4 : "",
 			       "VERDICT=suppressed", "SUPPRESSED=%llu", (unsigned long long)records,
 			       "SUPPRESSED_BYTES=%llu", (unsigned long long)bytes, "LIMIT=%s", limit,
 			       NULL);

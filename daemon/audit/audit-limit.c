@@ -112,7 +112,7 @@ void audit_budget_format(const struct audit_budget *b, char *buf, size_t size)
 
 void audit_limit_init(struct audit_limit *l)
 {
-	*l = (struct audit_limit){ 0 };
+	*l = (struct audit_limit){ .owner_uid = -1 };
 	pthread_mutex_init(&l->lock, NULL);
 	atomic_init(&l->suppressed, 0);
 }
@@ -150,50 +150,58 @@ static void audit_limit_roll_locked(struct audit_limit *l, const struct audit_bu
 	audit_limit_take_locked(l, ret_held);
 }
 
-/* Room in the shared budget, taken when there is (never held there: counted by the sandbox). */
-static bool audit_limit_take_room(struct audit_limit *l, const struct audit_budget *b,
-				  uint64_t cost, uint64_t now)
+/* Under l->lock: one more record held back, of cost bytes; true for the window's first. */
+static bool audit_limit_hold_locked(struct audit_limit *l, uint64_t cost)
 {
-	struct audit_held none;
+	bool first = !l->held.records;
+
+	if (first)
+		clock_gettime(CLOCK_REALTIME, &l->held.since);
+	l->held.records++;
+	l->held.bytes += cost;
+	return first;
+}
+
+/* The shared budget: room taken, or the record held there. */
+static bool audit_limit_shared_admit(struct audit_limit *l, const struct audit_budget *b,
+				     uint64_t cost, uint64_t now, struct audit_admit *ret)
+{
 	bool room;
 
 	pthread_mutex_lock(&l->lock);
-	audit_limit_roll_locked(l, b, now, &none);
+	audit_limit_roll_locked(l, b, now, &ret->shared_held);
 	room = l->used + cost <= b->bytes;
 	if (room)
 		l->used += cost;
+	else
+		ret->shared_first = audit_limit_hold_locked(l, cost);
 	pthread_mutex_unlock(&l->lock);
 	return room;
 }
 
-bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
-		       struct audit_held *ret_held, bool *ret_first)
+void audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
+		       struct audit_admit *ret)
 {
 	uint64_t now;
-	bool admit;
 
-	ret_held->records = 0;
-	*ret_first = false;
+	*ret = (struct audit_admit){ .admit = true };
 	if (!b->bytes)
-		return true;
+		return;
 	now = audit_limit_now();
 	pthread_mutex_lock(&l->lock);
-	audit_limit_roll_locked(l, b, now, ret_held);
-	/* The shared budget's lock inside the sandbox's: always in that order. */
-	admit = l->used + cost <= b->bytes &&
-		(!l->shared || audit_limit_take_room(l->shared, b, cost, now));
-	if (admit) {
-		l->used += cost;
+	audit_limit_roll_locked(l, b, now, &ret->held);
+	if (l->used + cost > b->bytes) {
+		ret->admit = false;
+		ret->first = audit_limit_hold_locked(l, cost);
+	} else if (l->shared && !audit_limit_shared_admit(l->shared, b, cost, now, ret)) {
+		/* The shared budget's lock inside the sandbox's: always in that order. */
+		ret->admit = false;
 	} else {
-		*ret_first = !l->held.records;
-		if (*ret_first)
-			clock_gettime(CLOCK_REALTIME, &l->held.since);
-		l->held.records++;
-		l->held.bytes += cost;
-		atomic_fetch_add_explicit(&l->suppressed, 1, memory_order_relaxed);
+		l->used += cost;
 	}
+	if (!ret->admit)
+		atomic_fetch_add_explicit(&l->suppressed, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&l->lock);
-	return admit;
 }
 
 void audit_limit_take(struct audit_limit *l, struct audit_held *ret_held)

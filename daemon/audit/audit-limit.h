@@ -54,22 +54,36 @@ struct audit_limit {
 	 * NULL, or a budget this one shares with other sandboxes (unotifyd:
 	 * the registering user's, so that sandboxes registered one after
 	 * another do not each bring a budget of their own). A record goes
-	 * through only when both have room; one held back is counted here.
+	 * through only when both have room. One held back for want of room
+	 * in the shared budget is summed up by that budget (a record per
+	 * user and window, however many sandboxes), and counted here too.
 	 */
 	struct audit_limit *shared;
+	long owner_uid; /* a shared budget's user; -1: a sandbox's own; AUDIT_UID_OTHERS */
+};
+
+/* owner_uid of the budget users share when none is left for each (user=others). */
+#define AUDIT_UID_OTHERS (-2L)
+
+/* What the caller writes before the record, and whether it is written at all. */
+struct audit_admit {
+	bool admit;
+	struct audit_held held;        /* the sandbox's window that ended (records 0: none) */
+	struct audit_held shared_held; /* the shared budget's window that ended */
+	bool first;                    /* the record is the first its sandbox's window holds */
+	bool shared_first;             /* ... the first the shared budget's window holds */
 };
 
 void audit_limit_init(struct audit_limit *l);
 void audit_limit_destroy(struct audit_limit *l);
 /*
- * May a record of cost bytes be written now? When a window with records
- * held back has ended, *ret_held gets them (records 0 otherwise), for the
- * caller to sum up before this record. *ret_first: this record is the
- * window's first held back, which the caller says at once (a supervisor
- * killed before the summary still leaves that trace).
+ * May a record of cost bytes be written now (ret->admit)? When a window
+ * with records held back has ended, the caller sums them up before this
+ * record; when this record is a window's first held back, the caller says
+ * so at once (a supervisor killed before the summary leaves that trace).
  */
-bool audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
-		       struct audit_held *ret_held, bool *ret_first);
+void audit_limit_admit(struct audit_limit *l, const struct audit_budget *b, uint64_t cost,
+		       struct audit_admit *ret);
 /* What is held back and not summed up yet, taken (the sandbox ends). */
 void audit_limit_take(struct audit_limit *l, struct audit_held *ret_held);
 

@@ -44,6 +44,7 @@ struct audit {
 	enum audit_format format;
 	enum audit_level level;    /* set before the first record, read-only after */
 	struct audit_budget budget; /* the same */
+	atomic_bool stopping;       /* audit_stopping(): no budget, no queue any more */
 	struct audit_queue *queue; /* NULL: each record written at once */
 };
 
@@ -592,14 +593,23 @@ static __attribute__((noinline)) void audit_write_now(struct audit *a, const str
  * on the sandbox's records over the limit are held back (verdict=
  * suppressing, the limit); then, before the next window's first record or
  * at the end, what was held back (verdict=suppressed, how many records,
- * at most how many bytes, since when, the limit).
+ * at most how many bytes, since when, the limit). A budget the sandboxes
+ * of a user share (uid >= 0) names the user, not a sandbox; the one users
+ * left over share (AUDIT_UID_OTHERS) is user=others.
  */
-static void audit_format_held_text(struct audit_buf *b, const char *sandbox,
+static void audit_format_held_text(struct audit_buf *b, const char *sandbox, long uid,
 				   const struct audit_held *h, const char *limit,
 				   const struct timespec *when)
 {
 	audit_timestamp(b, when);
-	audit_put_optional(b, " sandbox=", sandbox);
+	if (uid == AUDIT_UID_OTHERS) {
+		abuf_put(b, " user=others");
+	} else if (uid >= 0) {
+		abuf_put(b, " user=");
+		abuf_put_i64(b, uid);
+	} else {
+		audit_put_optional(b, " sandbox=", sandbox);
+	}
 	abuf_put(b, h ? " verdict=suppressed" : " verdict=suppressing");
 	if (h) {
 		abuf_put(b, " records=");
@@ -624,14 +634,18 @@ static struct json_object *audit_json_time(const struct timespec *ts)
 	return json_object_new_string(text);
 }
 
-static void audit_format_held_json(struct audit_buf *b, const char *sandbox,
+static void audit_format_held_json(struct audit_buf *b, const char *sandbox, long uid,
 				   const struct audit_held *h, const char *limit,
 				   const struct timespec *when)
 {
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "time", audit_json_time(when));
-	if (sandbox)
+	if (uid == AUDIT_UID_OTHERS)
+		json_object_object_add(o, "user", json_object_new_string("others"));
+	else if (uid >= 0)
+		json_object_object_add(o, "user", json_object_new_int64(uid));
+	else if (sandbox)
 		json_object_object_add(o, "sandbox", audit_json_string(sandbox));
 	json_object_object_add(o, "verdict",
 			       json_object_new_string(h ? "suppressed" : "suppressing"));
@@ -646,7 +660,8 @@ static void audit_format_held_json(struct audit_buf *b, const char *sandbox,
 }
 
 /* A record of the budget's (h NULL: the first held back, else what was), queued as a line. */
-static void audit_write_held(struct audit *a, const char *sandbox, const struct audit_held *h)
+static void audit_write_held(struct audit *a, const char *sandbox, long uid,
+			     const struct audit_held *h)
 {
 	/* After the entry's header when queued: a sandbox id (256 bytes, 4 each shown), the rest. */
 	char entry[sizeof(struct audit_entry) + 2048], limit[64];
@@ -659,16 +674,17 @@ static void audit_write_held(struct audit *a, const char *sandbox, const struct 
 		return;
 	audit_budget_format(&a->budget, limit, sizeof(limit));
 	if (a->format == AUDIT_JOURNAL) {
-		if (audit_journal_write_held(sandbox, h ? h->records : 0, h ? h->bytes : 0, limit) < 0)
+		if (audit_journal_write_held(sandbox, uid, h ? h->records : 0, h ? h->bytes : 0,
+					     limit) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &when);
 	abuf_init(&b, line, sizeof(entry) - sizeof(struct audit_entry));
 	if (a->format == AUDIT_JSON)
-		audit_format_held_json(&b, sandbox, h, limit, &when);
+		audit_format_held_json(&b, sandbox, uid, h, limit, &when);
 	else
-		audit_format_held_text(&b, sandbox, h, limit, &when);
+		audit_format_held_text(&b, sandbox, uid, h, limit, &when);
 	len = abuf_finish(&b, line);
 	if (a->queue) {
 		memcpy(entry, &(struct audit_entry){ .kind = AUDIT_ENTRY_LINE }, sizeof(struct audit_entry));
@@ -678,31 +694,39 @@ static void audit_write_held(struct audit *a, const char *sandbox, const struct 
 	}
 }
 
+/* The budget's say on a record: false when it is held back (written first: what the budget asks). */
+static bool audit_admit(struct audit *a, struct audit_limit *limit, const struct audit_record *r)
+{
+	struct audit_admit ad;
+	long uid = limit->shared ? limit->shared->owner_uid : -1;
+
+	audit_limit_admit(limit, &a->budget, audit_record_cost(r, a->format), &ad);
+	audit_write_held(a, r->sandbox, -1, &ad.held);
+	audit_write_held(a, r->sandbox, uid, &ad.shared_held);
+	if (ad.first)
+		audit_write_held(a, r->sandbox, -1, NULL);
+	if (ad.shared_first)
+		audit_write_held(a, r->sandbox, uid, NULL);
+	return ad.admit;
+}
+
 bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_record *r)
 {
 	struct audit_cut cut;
 	struct timespec when;
-	struct audit_held held;
-	bool first;
+	bool stopping = atomic_load_explicit(&a->stopping, memory_order_relaxed);
 
 	audit_cut(r, &cut);
-	if (limit) {
-		bool admit = audit_limit_admit(limit, &a->budget,
-					       audit_record_cost(&cut.r, a->format), &held, &first);
-
-		audit_write_held(a, r->sandbox, &held);
-		if (first)
-			audit_write_held(a, r->sandbox, NULL);
-		if (!admit)
-			return false;
-	}
+	/* Stopping: the process exits soon, with no summary to come. Every record, now. */
+	if (limit && !stopping && !audit_admit(a, limit, &cut.r))
+		return false;
 	if (a->format == AUDIT_JOURNAL) {
 		if (audit_journal_write(&cut.r) < 0)
 			atomic_fetch_add(&a->sink.lost, 1);
 		return true;
 	}
 	clock_gettime(CLOCK_REALTIME, &when);
-	if (a->queue)
+	if (a->queue && !stopping)
 		audit_enqueue(a, &cut, &when);
 	else
 		audit_write_now(a, &cut, &when);
@@ -716,13 +740,19 @@ void audit_limit_flush(struct audit *a, struct audit_limit *limit, const char *s
 	if (!a)
 		return;
 	audit_limit_take(limit, &held);
-	audit_write_held(a, sandbox, &held);
+	audit_write_held(a, sandbox, limit->owner_uid, &held);
 }
 
 void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox)
 {
 	audit_limit_flush(a, limit, sandbox);
 	audit_limit_destroy(limit);
+}
+
+void audit_stopping(struct audit *a)
+{
+	if (a)
+		atomic_store(&a->stopping, true);
 }
 
 void audit_sync(struct audit *a)

@@ -115,7 +115,13 @@ bool audit_write(struct audit *a, struct audit_limit *limit, const struct audit_
 void audit_limit_end(struct audit *a, struct audit_limit *limit, const char *sandbox);
 /* The same, limit left in use: the process is about to exit with the sandbox running. */
 void audit_limit_flush(struct audit *a, struct audit_limit *limit, const char *sandbox);
-/* Every record so far written out (unotifyd stopping with sandboxes running). */
+/*
+ * unotifyd stops with sandboxes running, their threads deciding until the
+ * exit: from now on every record is written at once, whatever the budget
+ * (no summary would come). Then audit_limit_flush of each budget, then
+ * audit_sync: every record so far written out.
+ */
+void audit_stopping(struct audit *a);
 void audit_sync(struct audit *a);
 /*
  * How many records could not be written (whole or in part) so far, and the

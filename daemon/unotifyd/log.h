@@ -20,7 +20,8 @@ void log_msg(int priority, const char *fmt, ...) __attribute__((format(printf, 2
  * A message a client causes (refused, dropped, registered, ended): a client
  * that connects in a loop must not fill the disk the log is on. At most
  * LOG_CLIENT_BURST of them in LOG_CLIENT_WINDOW_S seconds, for all clients
- * together; the rest are counted and summed up in a line of their own.
+ * together but a runtime (log_client_trust); the rest are counted and
+ * summed up in a line of their own.
  */
 #define LOG_CLIENT_BURST 600
 #define LOG_CLIENT_WINDOW_S 60
@@ -30,6 +31,12 @@ void log_client_msg(int priority, const char *fmt, ...) __attribute__((format(pr
 #define log_client_info(...) log_client_msg(LOG_INFO, __VA_ARGS__)
 /* The daemon stops: what is held is summed up. */
 void log_client_flush(void);
+/*
+ * The calling thread serves a client trusted with the log (root inside the
+ * daemon's pid namespace: a runtime): its messages are never held back,
+ * nor counted against the others'.
+ */
+void log_client_trust(bool trusted);
 /* Copies untrusted text for a log line: non-printable bytes as \xNN, truncated. */
 const char *log_escape(const char *in, char *buf, size_t size);
 /* Is stderr connected to the journal? */

@@ -145,6 +145,8 @@ static void *peer_thread(void *arg)
 	const char *why = "?";
 	int r;
 
+	/* A runtime's lines (its sandboxes', FAIL CLOSED ones too) are never held back by others'. */
+	log_client_trust(pending_key_is_runtime(&d->clients, &c->key));
 	r = proto_read(c->conn, d->config.client_timeout_ms, PROTO_MAX_REQUEST, &m, &why);
 	pending_release(&d->clients, &c->key);
 	atomic_fetch_sub(&d->pending, 1);

@@ -195,6 +195,11 @@ static bool pending_is_runtime(const struct pending_uid *u)
 	return u->uid == 0 && u->inside;
 }
 
+bool pending_key_is_runtime(const struct pending_table *t, const struct pending_key *key)
+{
+	return key->uid == 0 && key->pidns != 0 && key->pidns == t->own_pidns;
+}
+
 /* A refusal: 'first' when its holder had none since it last had nothing pending. */
 static int pending_refuse(bool *warned, int r, bool *ret_first)
 {

@@ -55,5 +55,7 @@ void pending_key_of(const struct ucred *cred, struct pending_key *ret);
 int pending_take(struct pending_table *t, const struct pending_key *key, bool saturated,
 		 bool *ret_first);
 void pending_release(struct pending_table *t, const struct pending_key *key);
+/* Root inside the daemon's pid namespace: a runtime, never a sandbox. */
+bool pending_key_is_runtime(const struct pending_table *t, const struct pending_key *key);
 
 #endif

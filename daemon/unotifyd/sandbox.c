@@ -366,7 +366,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	snprintf(name, sizeof(name), "sbx-%s", s->id);
 	pthread_setname_np(pthread_self(), name);
 	ops.userdata = &s->enforcer;
-	shared = user_budget_get(&d->budgets, p->registrant);
+	shared = user_budget_get(&d->budgets, d->audit, p->registrant);
 	s->enforcer.audit_limit.shared = shared;
 	r = unotify_supervise(l, &ops, NULL);
 	if (r < 0)
@@ -431,9 +431,12 @@ struct json_object *sandboxes_to_json(struct daemon *d)
 
 void sandboxes_flush_audit(struct daemon *d)
 {
+	/* First: a record decided from now on is written at once, none held back. */
+	audit_stopping(d->audit);
 	pthread_mutex_lock(&d->lock);
 	for (struct sandbox *s = d->sandboxes; s; s = s->next)
 		audit_limit_flush(s->enforcer.audit, &s->enforcer.audit_limit, s->id);
 	pthread_mutex_unlock(&d->lock);
+	user_budgets_flush(&d->budgets, d->audit);
 	audit_sync(d->audit);
 }

@@ -521,6 +521,8 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	 */
 	workers = atomic_load(&d->workers);
 	log_client_flush();
+	/* Nothing of the trail left behind: held-back records summed up, the queue written. */
+	sandboxes_flush_audit(d);
 	if (workers == 0) {
 		log_info("%s: stopping, no sandbox supervised", strsignal(sig));
 		daemon_audit_close(d->audit);
@@ -532,8 +534,6 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 	pthread_mutex_lock(&d->lock);
 	active = d->sandboxes_active;
 	pthread_mutex_unlock(&d->lock);
-	/* Nothing of the trail left behind: held-back records summed up, the queue written. */
-	sandboxes_flush_audit(d);
 	/*
 	 * Supervising threads are blocked in RECV and cannot be woken; the
 	 * process exit closes their listeners, and the kernel then fails every

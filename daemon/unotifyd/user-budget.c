@@ -16,6 +16,9 @@ void user_budgets_init(struct user_budgets *b)
 {
 	*b = (struct user_budgets){ 0 };
 	pthread_mutex_init(&b->lock, NULL);
+	b->others.used = true;
+	audit_limit_init(&b->others.limit);
+	b->others.limit.owner_uid = AUDIT_UID_OTHERS;
 }
 
 static uint64_t user_budget_now(void)
@@ -26,8 +29,8 @@ static uint64_t user_budget_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Under b->lock: uid's slot, else a free one, else the one let go the longest ago; or NULL. */
-static struct user_budget *user_budget_slot(struct user_budgets *b, uid_t uid)
+/* Under b->lock: uid's slot, else a free one, else the one let go the longest ago, else others. */
+static struct user_budget *user_budget_slot(struct user_budgets *b, struct audit *a, uid_t uid)
 {
 	struct user_budget *pick = NULL;
 
@@ -41,27 +44,27 @@ static struct user_budget *user_budget_slot(struct user_budgets *b, uid_t uid)
 		if (!pick || (pick->used && (!u->used || u->released_ns < pick->released_ns)))
 			pick = u;
 	}
-	if (pick) {
-		if (pick->used)
-			audit_limit_destroy(&pick->limit);
-		*pick = (struct user_budget){ .used = true, .uid = uid };
-		audit_limit_init(&pick->limit);
-	}
+	if (!pick)
+		return &b->others;
+	if (pick->used)
+		audit_limit_end(a, &pick->limit, NULL);
+	*pick = (struct user_budget){ .used = true, .uid = uid };
+	audit_limit_init(&pick->limit);
+	pick->limit.owner_uid = (long)uid;
 	return pick;
 }
 
-struct audit_limit *user_budget_get(struct user_budgets *b, uid_t uid)
+struct audit_limit *user_budget_get(struct user_budgets *b, struct audit *a, uid_t uid)
 {
 	struct user_budget *u;
 
 	if (uid == 0)
 		return NULL;
 	pthread_mutex_lock(&b->lock);
-	u = user_budget_slot(b, uid);
-	if (u)
-		u->refs++;
+	u = user_budget_slot(b, a, uid);
+	u->refs++;
 	pthread_mutex_unlock(&b->lock);
-	return u ? &u->limit : NULL;
+	return &u->limit;
 }
 
 void user_budget_put(struct user_budgets *b, struct audit_limit *limit)
@@ -74,5 +77,15 @@ void user_budget_put(struct user_budgets *b, struct audit_limit *limit)
 	pthread_mutex_lock(&b->lock);
 	u->refs--;
 	u->released_ns = user_budget_now();
+	pthread_mutex_unlock(&b->lock);
+}
+
+void user_budgets_flush(struct user_budgets *b, struct audit *a)
+{
+	pthread_mutex_lock(&b->lock);
+	for (size_t i = 0; i < USER_BUDGETS; i++)
+		if (b->slot[i].used)
+			audit_limit_flush(a, &b->slot[i].limit, NULL);
+	audit_limit_flush(a, &b->others.limit, NULL);
 	pthread_mutex_unlock(&b->lock);
 }

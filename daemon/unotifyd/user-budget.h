@@ -15,9 +15,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "audit/audit-limit.h"
+#include "audit/audit.h"
 
-/* Users whose budgets are kept: past them, the one unused the longest is reused. */
+/*
+ * Users whose budgets are kept: past them, the one unused the longest is
+ * reused (what it holds back summed up first); when every one is in use,
+ * the users left over share one more.
+ */
 #define USER_BUDGETS 64
 
 struct user_budget {
@@ -31,14 +35,14 @@ struct user_budget {
 struct user_budgets {
 	pthread_mutex_t lock;
 	struct user_budget slot[USER_BUDGETS];
+	struct user_budget others; /* the users left over, all slots in use */
 };
 
 void user_budgets_init(struct user_budgets *b);
-/*
- * uid's shared budget, referenced; NULL for root, or when every slot is
- * in use by running sandboxes (each then has its own budget only).
- */
-struct audit_limit *user_budget_get(struct user_budgets *b, uid_t uid);
+/* uid's shared budget, referenced; NULL for root. a: where a reused slot's summary goes. */
+struct audit_limit *user_budget_get(struct user_budgets *b, struct audit *a, uid_t uid);
 void user_budget_put(struct user_budgets *b, struct audit_limit *limit);
+/* The daemon stops: what each budget holds back is summed up in a. */
+void user_budgets_flush(struct user_budgets *b, struct audit *a);
 
 #endif

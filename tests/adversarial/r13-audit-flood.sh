@@ -218,7 +218,7 @@ else
 	case_pass "$after summaries; every denial of both sandboxes accounted for"
 fi
 
-case_begin user-budget "a user registering 8 flooding sandboxes one after another: together within one budget"
+case_begin user-budget "a user registering 8 flooding sandboxes one after another: together within one budget, summed up per user"
 SOCK=$T/u.sock
 chmod 755 "$T"
 mkdir -p "$T/upol" && cp "$T/policies/box.policy" "$T/upol/"
@@ -245,8 +245,12 @@ elif [ "$(size "$T/user.log")" -gt $((262144 + 16384)) ]; then
 	case_fail "the trail holds $(size "$T/user.log") bytes, over the one budget of 256 KiB (and its summaries)"
 elif [ "$(accounted "$T/user.log")" != 16000 ]; then
 	case_fail "$(accounted "$T/user.log") of 16000 denials written or summed up"
+elif [ "$(grep -c 'verdict=suppress' "$T/user.log")" -gt 4 ]; then
+	case_fail "$(grep -c 'verdict=suppress' "$T/user.log") lines of the budget: one pair per sandbox?"
+elif ! grep -q ' user=65534 verdict=suppressed records=' "$T/user.log"; then
+	case_fail "no summary names the user"
 else
-	case_pass "$(size "$T/user.log") bytes for 8 sandboxes"
+	case_pass "$(size "$T/user.log") bytes for 8 sandboxes; $(grep ' user=65534 verdict=suppressed' "$T/user.log" | cut -c29-90)"
 fi
 
 finish
