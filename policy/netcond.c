@@ -96,6 +96,27 @@ static bool net_proto_holds(const struct policy_net *n, const struct policy_sock
 	return false;
 }
 
+/* Is the port in one of the rule's ranges (never for an address the kernel takes no port of)? */
+static bool net_ports_hold(const struct policy_net *n, const struct policy_sockaddr *sa)
+{
+	for (size_t i = 0; !sa->no_port && i < n->n_ports; i++)
+		if (sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi)
+			return true;
+	return false;
+}
+
+/* Is sa an any-address: IPv4's 0.0.0.0 (*v4), its mapped form (*mapped), IPv6's :: (*v6)? */
+static bool net_any_kind(const struct policy_sockaddr *sa, bool *v4, bool *mapped, bool *v6)
+{
+	static const uint8_t zero[16];
+
+	*v4 = sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0;
+	*mapped = sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
+		  memcmp(sa->addr + 12, zero, 4) == 0;
+	*v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
+	return *v4 || *mapped || *v6;
+}
+
 static bool net_has_address_kind(const struct policy_net *n)
 {
 	return n->n_families || n->n_cidrs || n->n_ports || n->n_unix;
@@ -126,14 +147,8 @@ bool net_holds(const struct policy_net *n, const struct policy_sockaddr *sa)
 		if (!any)
 			return false;
 	}
-	if (n->n_ports) {
-		bool any = false;
-
-		for (size_t i = 0; have && !sa->no_port && i < n->n_ports && !any; i++)
-			any = sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi;
-		if (!any)
-			return false;
-	}
+	if (n->n_ports && (!have || !net_ports_hold(n, sa)))
+		return false;
 	if (n->n_unix && (sa->family != AF_UNIX || !net_unix_holds(n, sa)))
 		return false;
 	return true;
@@ -383,15 +398,10 @@ int net_parse(struct parser *ps, struct policy_rule *r, const struct lexer_token
  */
 static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_sockaddr *ret)
 {
-	static const uint8_t zero[16];
-	bool v4 = sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0;
-	bool mapped = sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
-		      memcmp(sa->addr + 12, zero, 4) == 0;
-
-	bool v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
+	bool v4, mapped, v6, any = net_any_kind(sa, &v4, &mapped, &v6);
 
 	*ret = *sa;
-	if ((v4 || mapped || v6) && sa->any_reaches_set) {
+	if (any && sa->any_reaches_set) {
 		memcpy(ret->addr, sa->any_reaches, sizeof(ret->addr));
 		return true;
 	}
@@ -417,14 +427,12 @@ static bool net_any_as_loopback(const struct policy_sockaddr *sa, struct policy_
  */
 static bool net_bind_any(const struct policy_sockaddr *sa, bool *v4, bool *v6)
 {
-	static const uint8_t zero[16];
+	bool plain, mapped;
 
-	*v4 = (sa->family == AF_INET && memcmp(sa->addr, zero, 4) == 0) ||
-	      (sa->family == AF_INET6 && net_is_v4_mapped(sa->addr) &&
-	       memcmp(sa->addr + 12, zero, 4) == 0);
-	*v6 = sa->family == AF_INET6 && memcmp(sa->addr, zero, 16) == 0;
-	*v4 = *v4 || *v6;
-	return *v4;
+	if (!net_any_kind(sa, &plain, &mapped, v6))
+		return false;
+	*v4 = true;
+	return true;
 }
 
 /* Does the prefix hold some IPv4 address (v4), some IPv6 one that maps none (v6)? */
@@ -479,10 +487,7 @@ static bool net_holds_bind_any(const struct policy_net *n, const struct policy_s
 		any = net_cidr_meets(&n->cidrs[i], v4, v6);
 	if (!any)
 		return false;
-	any = !n->n_ports;
-	for (size_t i = 0; !sa->no_port && i < n->n_ports && !any; i++)
-		any = sa->port >= n->ports[i].lo && sa->port <= n->ports[i].hi;
-	return any;
+	return !n->n_ports || net_ports_hold(n, sa);
 }
 
 bool net_holds_call(const struct policy_net *n, const struct policy_sockaddr *sa, int nr,

@@ -49,16 +49,17 @@ int audit_journal_write_held(const char *sandbox, long uid, uint64_t records, ui
 		snprintf(who, sizeof(who), "%s", sandbox ? "" : "run");
 	/* records 0: the first record held back; the count comes when the window ends. */
 	if (!records)
-		return sd_journal_send("MESSAGE=%s%s: audit records over the limit %s are held back "
-				       "and counted", who, uid == -1 && sandbox ? sandbox : "", limit,
-				       "PRIORITY=%d", 4, "SANDBOX=%s", uid == -1 && sandbox ? sandbox : "",
-				       "USER=%s", uid != -1 ? who + 4 : "", "VERDICT=suppressing",
-				       "LIMIT=%s", limit, NULL);
+		return sd_journal_send(
+			"MESSAGE=%s%s: audit records over the limit %s are held back "
+			"and counted",
+			who, uid == -1 && sandbox ? sandbox : "", limit, "PRIORITY=%d", 4,
+			"SANDBOX=%s", uid == -1 && sandbox ? sandbox : "", "USER=%s",
+			uid != -1 ? who + 4 : "", "VERDICT=suppressing", "LIMIT=%s", limit, NULL);
 	return sd_journal_send("MESSAGE=%s%s: %llu audit records suppressed, over the limit %s",
-			       who, uid == -1 && sandbox ? sandbox : "", (unsigned long long)records,
-			       limit, "PRIORITY=%d", 4, "SANDBOX=%s",
-			       uid == -1 && sandbox ? sandbox : "", "USER=%s", uid != -1 ? who + 4 : "",
-			       "VERDICT=suppressed", "SUPPRESSED=%llu", (unsigned long long)records,
-			       "SUPPRESSED_BYTES=%llu", (unsigned long long)bytes, "LIMIT=%s", limit,
-			       NULL);
+			       who, uid == -1 && sandbox ? sandbox : "",
+			       (unsigned long long)records, limit, "PRIORITY=%d", 4, "SANDBOX=%s",
+			       uid == -1 && sandbox ? sandbox : "", "USER=%s",
+			       uid != -1 ? who + 4 : "", "VERDICT=suppressed", "SUPPRESSED=%llu",
+			       (unsigned long long)records, "SUPPRESSED_BYTES=%llu",
+			       (unsigned long long)bytes, "LIMIT=%s", limit, NULL);
 }

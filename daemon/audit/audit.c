@@ -321,25 +321,32 @@ static struct json_object *audit_json_string(const char *s)
 	return json_object_new_string_len(buf, (int)n);
 }
 
+/* The same time text as the text format, so the two agree. */
+static struct json_object *audit_json_time(const struct timespec *ts)
+{
+	char text[64];
+	struct audit_buf t;
+
+	abuf_init(&t, text, sizeof(text));
+	audit_timestamp(&t, ts);
+	*t.p = '\0';
+	return json_object_new_string(text);
+}
+
 static struct json_object *audit_json_object(const struct audit_record *r, const char *truncated,
 					     const struct timespec *ts)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	const char *name = audit_syscall_name(r);
 	/* The rule is never cut: its file name may be as long as a path, and its line counts. */
-	char when[64], rule[PATH_MAX + 32], hex[32];
-	struct audit_buf b;
+	char rule[PATH_MAX + 32], hex[32];
 
-	/* The same time text as the text format, so the two agree. */
-	abuf_init(&b, when, sizeof(when));
-	audit_timestamp(&b, ts);
-	*b.p = '\0';
 	if (r->rule_line > 0)
 		snprintf(rule, sizeof(rule), "%s:%d", r->rule_file ? r->rule_file : "?",
 			 r->rule_line);
 	else
 		snprintf(rule, sizeof(rule), "default");
-	json_object_object_add(o, "time", json_object_new_string(when));
+	json_object_object_add(o, "time", audit_json_time(ts));
 	if (r->sandbox)
 		json_object_object_add(o, "sandbox", audit_json_string(r->sandbox));
 	json_object_object_add(o, "pid", json_object_new_int(r->pid));
@@ -529,6 +536,13 @@ static size_t audit_entry_render(void *userdata, const void *entry, size_t len, 
 			    out, size);
 }
 
+/* entry: room for an entry's header, then a line of len bytes: queued as that line. */
+static void audit_queue_line(struct audit *a, char *entry, size_t len)
+{
+	memcpy(entry, &(struct audit_entry){ .kind = AUDIT_ENTRY_LINE }, sizeof(struct audit_entry));
+	audit_queue_push(a->queue, entry, sizeof(struct audit_entry) + len);
+}
+
 /*
  * On the round trip: the values are cut and copied straight into the
  * queue, and the writer formats them (the line costs several times the
@@ -543,18 +557,15 @@ static __attribute__((noinline)) void audit_enqueue_line(struct audit *a,
 							 const struct audit_cut *cut,
 							 const struct timespec *when)
 {
-	struct audit_entry head = { .kind = AUDIT_ENTRY_LINE };
-	_cleanup_free_ char *line = malloc(sizeof(head) + AUDIT_QUEUE_LINE_MAX);
-	size_t len;
+	_cleanup_free_ char *entry = malloc(sizeof(struct audit_entry) + AUDIT_QUEUE_LINE_MAX);
 
-	if (!line) {
+	if (!entry) {
 		atomic_fetch_add(&a->sink.lost, 1);
 		return;
 	}
-	memcpy(line, &head, sizeof(head));
-	len = audit_format(a, &cut->r, cut->truncated, when, line + sizeof(head),
-			   AUDIT_QUEUE_LINE_MAX);
-	audit_queue_push(a->queue, line, sizeof(head) + len);
+	audit_queue_line(a, entry,
+			 audit_format(a, &cut->r, cut->truncated, when,
+				      entry + sizeof(struct audit_entry), AUDIT_QUEUE_LINE_MAX));
 }
 
 static void audit_enqueue(struct audit *a, const struct audit_cut *cut, const struct timespec *when)
@@ -623,17 +634,6 @@ static void audit_format_held_text(struct audit_buf *b, const char *sandbox, lon
 	abuf_put(b, limit);
 }
 
-static struct json_object *audit_json_time(const struct timespec *ts)
-{
-	char text[64];
-	struct audit_buf t;
-
-	abuf_init(&t, text, sizeof(text));
-	audit_timestamp(&t, ts);
-	*t.p = '\0';
-	return json_object_new_string(text);
-}
-
 static void audit_format_held_json(struct audit_buf *b, const char *sandbox, long uid,
 				   const struct audit_held *h, const char *limit,
 				   const struct timespec *when)
@@ -686,12 +686,10 @@ static void audit_write_held(struct audit *a, const char *sandbox, long uid,
 	else
 		audit_format_held_text(&b, sandbox, uid, h, limit, &when);
 	len = abuf_finish(&b, line);
-	if (a->queue) {
-		memcpy(entry, &(struct audit_entry){ .kind = AUDIT_ENTRY_LINE }, sizeof(struct audit_entry));
-		audit_queue_push(a->queue, entry, sizeof(struct audit_entry) + len);
-	} else {
+	if (a->queue)
+		audit_queue_line(a, entry, len);
+	else
 		audit_sink_write(&a->sink, line, len);
-	}
 }
 
 /* The budget's say on a record: false when it is held back (written first: what the budget asks). */

@@ -315,7 +315,6 @@ struct bench_engine {
 	struct policy *policy;
 	struct audit *audit;
 	struct enforcer enforcer;
-	bool limit_ready; /* enforcer.audit_limit initialized */
 };
 
 static int bench_engine_policy(const struct bench_config *cfg, struct policy **ret)
@@ -353,6 +352,8 @@ int bench_engine_prepare(struct bench_run *run)
 	if (!e)
 		return -ENOMEM;
 	run->mode_data = e;
+	/* The budget run keeps by default: what a user's run pays for it. */
+	audit_limit_init(&e->enforcer.audit_limit);
 	r = unotify_listener_new(TAKE_FD(run->listener), &e->listener);
 	/* The targets' filter notifies every credential change (bench-target.c), as run's does. */
 	if (r >= 0)
@@ -380,9 +381,6 @@ int bench_engine_prepare(struct bench_run *run)
 	}
 	e->enforcer.policy = e->policy;
 	e->enforcer.audit = e->audit;
-	/* The budget run keeps by default: what a user's run pays for it. */
-	audit_limit_init(&e->enforcer.audit_limit);
-	e->limit_ready = true;
 	/* The targets' filter refuses what fixed-view refuses (bench-target.c), as run's does. */
 	e->enforcer.filter_is_policy = true;
 	return 0;
@@ -421,8 +419,7 @@ void bench_engine_cleanup(struct bench_run *run)
 	if (!e)
 		return;
 	unotify_listener_free(e->listener);
-	if (e->limit_ready)
-		audit_limit_end(e->audit, &e->enforcer.audit_limit, NULL);
+	audit_limit_end(e->audit, &e->enforcer.audit_limit, NULL);
 	audit_close(e->audit, NULL);
 	policy_free(e->policy);
 	free(e);

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "audit/audit-buf.h"
+#include "daemon.h"
 #include "log.h"
 
 static bool log_journal_prefix;
@@ -125,18 +125,10 @@ void log_msg(int priority, const char *fmt, ...)
  */
 static struct {
 	pthread_mutex_t lock;
-	uint64_t window_start; /* CLOCK_MONOTONIC_COARSE ns; 0: none yet */
+	uint64_t window_start; /* daemon_now_ns(); 0: none yet */
 	unsigned int used;
 	unsigned long long held;
 } log_client = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static uint64_t log_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 1;
-}
 
 /* Under log_client.lock: the summary of a window's held messages, taken. */
 static unsigned long long log_client_take_locked(void)
@@ -165,7 +157,7 @@ void log_client_msg(int priority, const char *fmt, ...)
 {
 	unsigned long long held = 0;
 	bool admit, first = false;
-	uint64_t now = log_now();
+	uint64_t now;
 	va_list ap;
 
 	if (log_client_trusted) {
@@ -174,6 +166,7 @@ void log_client_msg(int priority, const char *fmt, ...)
 		va_end(ap);
 		return;
 	}
+	now = daemon_now_ns();
 	pthread_mutex_lock(&log_client.lock);
 	if (!log_client.window_start ||
 	    now - log_client.window_start >= LOG_CLIENT_WINDOW_S * UINT64_C(1000000000)) {

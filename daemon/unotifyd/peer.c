@@ -145,14 +145,14 @@ static void *peer_thread(void *arg)
 	const char *why = "?";
 	int r;
 
-	/* A runtime's lines (its sandboxes', FAIL CLOSED ones too) are never held back by others'. */
+	/* A runtime's lines (its sandboxes' FAIL CLOSED ones too) are never held back. */
 	log_client_trust(pending_key_is_runtime(&d->clients, &c->key));
 	r = proto_read(c->conn, d->config.client_timeout_ms, PROTO_MAX_REQUEST, &m, &why);
 	pending_release(&d->clients, &c->key);
 	atomic_fetch_sub(&d->pending, 1);
 	if (r < 0) {
-		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid, c->cred.uid,
-			    why);
+		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)c->cred.pid,
+				   c->cred.uid, why);
 		atomic_fetch_add(&d->rejected, 1);
 		if (r != -ETIMEDOUT)
 			proto_reply_error(c->conn, why);

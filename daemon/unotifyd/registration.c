@@ -114,9 +114,10 @@ static void registration_pin(struct daemon *d, const struct oci_state *s,
 				  "and every sandbox (give it a pid namespace of its own, or start "
 				  "unotifyd with --allow-shared-pid)", 0);
 	else if (r > 0)
-		log_client_warning("sandbox %s pid=%d shares the daemon's pid namespace "
-			    "(--allow-shared-pid): it can signal, trace or renice the daemon",
-			    log_escape(s->id, esc, sizeof(esc)), (int)s->pid);
+		log_client_warning(
+			"sandbox %s pid=%d shares the daemon's pid namespace "
+			"(--allow-shared-pid): it can signal, trace or renice the daemon",
+			log_escape(s->id, esc, sizeof(esc)), (int)s->pid);
 	r = unotify_root_open(pidfd, &p->root_fd);
 	if (r < 0)
 		registration_fail(p, reason, size, "its root cannot be pinned", -r);
@@ -163,7 +164,8 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	r = oci_state_parse(m->json, m->fds, m->n_fds, &s, &why);
 	if (r < 0) {
 		why = why ? why : strerror(-r);
-		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)cred->pid, cred->uid, why);
+		log_client_warning("client pid=%d uid=%u: dropped: %s", (int)cred->pid, cred->uid,
+				   why);
 		proto_reply_error(*conn, why);
 		return r;
 	}
@@ -177,9 +179,9 @@ int registration_handle(struct daemon *d, int *conn, const struct ucred *cred,
 	p.registrant = cred->uid;
 	p.policy_name = name;
 	log_client_info("sandbox %s pid=%d registered by pid=%d uid=%u: policy %s%s%s%s",
-		 log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid, name,
-		 registration_kept_text(&p), p.fail_reason ? ": FAIL CLOSED, " : "",
-		 p.fail_reason ? p.fail_reason : "");
+			log_escape(s.id, esc, sizeof(esc)), (int)s.pid, (int)cred->pid, cred->uid,
+			name, registration_kept_text(&p), p.fail_reason ? ": FAIL CLOSED, " : "",
+			p.fail_reason ? p.fail_reason : "");
 	fd = TAKE_FD(s.seccomp_fd);
 	r = sandbox_run(d, fd, &p, conn);
 	policy_entry_unref(p.policy);

@@ -220,12 +220,16 @@ static int sandbox_link(struct daemon *d, struct sandbox *s, char *owner, size_t
 static void sandbox_refuse_listener(const struct sandbox *s, int *conn, int r, const char *owner)
 {
 	if (r == -EALREADY) {
-		log_client_warning("sandbox %s: refused: its listener is supervised already, as sandbox "
-			    "%s (two policies would decide its calls in turn)", s->id_shown, owner);
+		log_client_warning(
+			"sandbox %s: refused: its listener is supervised already, as sandbox "
+			"%s (two policies would decide its calls in turn)",
+			s->id_shown, owner);
 		proto_reply_error(*conn, "the listener is supervised already");
 	} else {
-		log_client_error("sandbox %s: refused: cannot tell whether its listener is supervised "
-			  "already: kcmp: %s", s->id_shown, strerror(-r));
+		log_client_error(
+			"sandbox %s: refused: cannot tell whether its listener is supervised "
+			"already: kcmp: %s",
+			s->id_shown, strerror(-r));
 		proto_reply_error(*conn, "cannot tell whether the listener is supervised already");
 	}
 }
@@ -271,7 +275,7 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 		r = unotify_listener_set_sync(l, true);
 		if (r < 0 && r != -EOPNOTSUPP)
 			log_client_warning("sandbox %s: same-CPU hand-off not set: %s", s->id_shown,
-				    strerror(-r));
+					   strerror(-r));
 	}
 	s->sync = unotify_listener_sync(l);
 	r = unotify_thread_init();
@@ -280,8 +284,8 @@ static void sandbox_prepare(struct daemon *d, struct sandbox *s, unotify_listene
 		s->fail_reason = strdup("supervisor thread setup failed");
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "thread setup failed";
 		s->enforcer.policy = NULL;
-		log_client_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED", s->id_shown,
-			  strerror(-r));
+		log_client_error("sandbox %s: unshare(CLONE_FS) failed: %s: FAIL CLOSED",
+				 s->id_shown, strerror(-r));
 	}
 }
 
@@ -301,7 +305,7 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 		s->enforcer.fail_reason = s->fail_reason ? s->fail_reason : "root not pinned";
 		s->enforcer.policy = NULL;
 		log_client_error("sandbox %s: pinning its root: %s: FAIL CLOSED", s->id_shown,
-			  strerror(-r));
+				 strerror(-r));
 	}
 }
 
@@ -314,13 +318,14 @@ static void sandbox_log_end(struct sandbox *s)
 	char limit[64];
 
 	if (!held || !s->enforcer.audit) {
-		log_client_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown, notified,
-			 denied);
+		log_client_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown,
+				notified, denied);
 		return;
 	}
 	audit_budget_format(audit_get_budget(s->enforcer.audit), limit, sizeof(limit));
 	log_client_info("sandbox %s ended: %llu notifications, %llu denials, %llu audit records "
-		 "suppressed (--log-limit %s)", s->id_shown, notified, denied, held, limit);
+			"suppressed (--log-limit %s)",
+			s->id_shown, notified, denied, held, limit);
 }
 
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
@@ -370,9 +375,10 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	s->enforcer.audit_limit.shared = shared;
 	r = unotify_supervise(l, &ops, NULL);
 	if (r < 0)
-		log_client_error("sandbox %s: supervision failed: %s; its intercepted calls now fail "
-			  "(ENOSYS)",
-			  s->id_shown, strerror(-r));
+		log_client_error(
+			"sandbox %s: supervision failed: %s; its intercepted calls now fail "
+			"(ENOSYS)",
+			s->id_shown, strerror(-r));
 	sandbox_log_end(s);
 	sandbox_unlink(d, s);
 	unotify_listener_free(l);

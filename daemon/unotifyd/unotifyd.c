@@ -404,8 +404,8 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 			continue;
 		}
 		if (!peer_allowed(&d->config, conn, &cred)) {
-			log_client_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid, cred.uid,
-				    "not root nor in an --allow-group");
+			log_client_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid,
+					   cred.uid, "not root nor in an --allow-group");
 			atomic_fetch_add(&d->rejected, 1);
 			proto_reply_error(conn, "permission denied");
 			conn = safe_close(conn);
@@ -416,11 +416,12 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 				 &first);
 		if (r < 0) {
 			if (first)
-				log_client_warning("client pid=%d uid=%u: refused: %d connections of its %s "
-					    "being read already (more are closed until one ends)",
-					    (int)cred.pid, cred.uid,
-					    r == -EUSERS ? PENDING_PER_UID : PENDING_PER_CLIENT,
-					    r == -EUSERS ? "uid" : "own");
+				log_client_warning(
+					"client pid=%d uid=%u: refused: %d connections of its %s "
+					"being read already (more are closed until one ends)",
+					(int)cred.pid, cred.uid,
+					r == -EUSERS ? PENDING_PER_UID : PENDING_PER_CLIENT,
+					r == -EUSERS ? "uid" : "own");
 			atomic_fetch_add(&d->rejected, 1);
 			conn = safe_close(conn);
 			continue;
@@ -429,7 +430,7 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 		if (r < 0) {
 			pending_release(&d->clients, &key);
 			log_client_error("client pid=%d: no thread for it: %s", (int)cred.pid,
-				  strerror(-r));
+					 strerror(-r));
 		}
 	}
 }

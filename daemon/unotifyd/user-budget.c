@@ -8,8 +8,8 @@
 #include "config.h"
 
 #include <stddef.h>
-#include <time.h>
 
+#include "daemon.h"
 #include "user-budget.h"
 
 void user_budgets_init(struct user_budgets *b)
@@ -19,14 +19,6 @@ void user_budgets_init(struct user_budgets *b)
 	b->others.used = true;
 	audit_limit_init(&b->others.limit);
 	b->others.limit.owner_uid = AUDIT_UID_OTHERS;
-}
-
-static uint64_t user_budget_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Under b->lock: uid's slot, else a free one, else the one let go the longest ago, else others. */
@@ -76,7 +68,7 @@ void user_budget_put(struct user_budgets *b, struct audit_limit *limit)
 	u = (struct user_budget *)((char *)limit - offsetof(struct user_budget, limit));
 	pthread_mutex_lock(&b->lock);
 	u->refs--;
-	u->released_ns = user_budget_now();
+	u->released_ns = daemon_now_ns();
 	pthread_mutex_unlock(&b->lock);
 }
 

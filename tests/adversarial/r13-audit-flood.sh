@@ -38,6 +38,23 @@ size() {
 	wc -c <"$1" | tr -d ' '
 }
 
+# held_flood NAME COUNT ARGS...: in the background, `unotify run -q ARGS` of a
+# program that makes COUNT denied opens, touches $T/NAME.flooded, then waits
+# (30 s at most) for $T/NAME.go, so that the supervisor can be looked at, or
+# stopped, with the sandbox running. Returns once it flooded; its pid is
+# RUNNER, its output $T/NAME.out.
+held_flood() {
+	_name=$1
+	_count=$2
+	shift 2
+	timeout -k 3 120 "$UNOTIFY" run -q "$@" -- sh -c '
+		"$1" open-loop "$2" 100 "$3" && touch "$4.flooded" &&
+		i=0; while [ ! -e "$4.go" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done' \
+		sh "$ATTACK" "$DENIED" "$_count" "$T/$_name" >"$T/$_name.out" 2>&1 </dev/null &
+	RUNNER=$!
+	wait_until 100 test -e "$T/$_name.flooded" || true
+}
+
 case_begin none "(guard) --log-limit none: the flood writes all its records"
 flood --log "$T/none.log" --log-limit none
 if [ "$RC" != 0 ]; then
@@ -120,17 +137,12 @@ else
 fi
 
 case_begin killed "unotify run killed after a flood: the trail says records were held back"
-URUN_TIMEOUT=120 urun --log "$T/killed.log" --log-limit 64K/60 --policy "$T/p.policy" -- sh -c '
-	"$1" open-loop "$2" 100 3000 && touch "$3/flooded" &&
-	i=0; while [ ! -e "$3/done" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done' \
-	sh "$ATTACK" "$DENIED" "$T" &
-KILLER=$!
-wait_until 60 test -e "$T/flooded" || true
+held_flood killed 3000 --log "$T/killed.log" --log-limit 64K/60 --policy "$T/p.policy"
 sleep 0.5
 pkill -KILL -f "unotify run -q --log $T/killed.log" || true
-touch "$T/done"
-wait "$KILLER" || true
-if ! test -e "$T/flooded"; then
+touch "$T/killed.go"
+wait "$RUNNER" || true
+if ! test -e "$T/killed.flooded"; then
 	case_fail "the flood did not run"
 elif grep -q 'verdict=suppressed ' "$T/killed.log"; then
 	case_fail "a summary was written: the supervisor was not killed first"
@@ -166,17 +178,12 @@ UNOTIFYD_ARGS="--log-limit 1M/60" start_daemon
 
 case_begin daemon "under unotifyd: the trail within the sandbox's budget, the end says what was held back"
 # The program waits for the status read: it shows what is held back while the sandbox runs.
-timeout -k 3 120 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- sh -c '
-	"$1" open-loop "$2" 100 "$3" && touch "$4/dflooded" &&
-	i=0; while [ ! -e "$4/dread" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done' \
-	sh "$ATTACK" "$DENIED" "$TRIES" "$T" >"$T/run.out" 2>&1 </dev/null &
-RUNNER=$!
-wait_until 100 test -e "$T/dflooded" || true
+held_flood daemon "$TRIES" --daemon --socket "$SOCK" --policy-name box
 "$UNOTIFY" status --json --socket "$SOCK" >"$T/status.json" 2>&1 || true
-touch "$T/dread"
+touch "$T/daemon.go"
 RC=0
 wait "$RUNNER" || RC=$?
-OUT=$(cat "$T/run.out")
+OUT=$(cat "$T/daemon.out")
 wait_until 10 grep -q 'audit records suppressed' "$T/d.err" || true
 held=$(python3 -c 'import json, sys
 s = json.load(open(sys.argv[1]))
@@ -198,20 +205,15 @@ else
 fi
 
 case_begin daemon-stop "unotifyd stopped (SIGTERM) with a flooded sandbox running: its held records summed up"
-timeout -k 3 120 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name box -- sh -c '
-	"$1" open-loop "$2" 100 "$3" && touch "$4/flooded2" &&
-	i=0; while [ ! -e "$4/done2" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done' \
-	sh "$ATTACK" "$DENIED" "$TRIES" "$T" >"$T/run2.out" 2>&1 </dev/null &
-RUNNER=$!
-wait_until 100 test -e "$T/flooded2" || true
+held_flood stop "$TRIES" --daemon --socket "$SOCK" --policy-name box
 before=$(grep -c 'verdict=suppressed' "$T/audit.log" || true)
 kill -TERM "$DPID"
 wait_until 10 sh -c "! kill -0 $DPID 2>/dev/null" || true
-touch "$T/done2"
+touch "$T/stop.go"
 wait "$RUNNER" || true
 after=$(grep -c 'verdict=suppressed' "$T/audit.log" || true)
-if ! test -e "$T/flooded2"; then
-	case_fail "the flood did not run: $(cat "$T/run2.out")"
+if ! test -e "$T/stop.flooded"; then
+	case_fail "the flood did not run: $(cat "$T/stop.out")"
 elif [ "$(accounted "$T/audit.log")" != "$((TRIES * 2))" ]; then
 	case_fail "$(accounted "$T/audit.log") of $((TRIES * 2)) denials written or summed up ($before summaries before the stop, $after after)"
 else
