@@ -67,8 +67,8 @@ static int check_rule_implicit(const struct policy *p, const struct policy_rule 
 		    (!whole && !check_entry_named(r, i)))
 			continue;
 		snprintf(hint, sizeof(hint),
-			 "write 'implicit %s off' if the program must, and the path or network "
-			 "rules can then be walked around",
+			 "write 'implicit %s off' if the program must, and the rules it guards "
+			 "can then be walked around",
 			 check_implicit_set(b));
 		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->syscall_cols[i], hint,
 				"%s'%s' is decided first by the implicit rule %s:%d, which keeps "
@@ -108,9 +108,13 @@ static int check_rule_shadow(const struct policy *p, const struct policy_rule *r
 		else if (kf.kind == KF_FALSE)
 			never++;
 	}
-	if (implicit)
-		return check_rule_implicit(p, r, decided_by,
-					   shadowed + never + implicit == r->n_syscalls, diags);
+	if (implicit) {
+		e = check_rule_implicit(p, r, decided_by,
+					shadowed + never + implicit == r->n_syscalls, diags);
+		/* The ones earlier rules of the author's decide are said too. */
+		if (e < 0 || shadowed == 0)
+			return e;
+	}
 	if (shadowed == 0 && never < r->n_syscalls)
 		return 0;
 	if (shadowed == 0)

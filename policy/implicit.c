@@ -45,14 +45,6 @@
  */
 #define IOCTL_ANY_SIZE(dir_type_nr) "arg1&0xc000ffff==" dir_type_nr
 
-/* What a set guards: it is added when the policy has such rules. */
-#define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
-#define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
-#define GUARDS_ADDRESS (1u << 2) /* addr=, port=, family=, or a network refusal */
-#define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
-#define GUARDS_ANY     (1u << 4) /* every policy: what it guards is the supervisor itself */
-#define GUARDS_PROTO   (1u << 5) /* proto= */
-
 /* One implicit rule: syscalls (those the native architecture lacks are left out), the rest. */
 struct implicit_rule {
 	const char *syscalls;
@@ -259,11 +251,27 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		"io-uring",
-		GUARDS_PATHS | GUARDS_NET | GUARDS_FILES,
-		"io_uring opens files, connects and sends without the system calls the "
-		"rules decide",
+		GUARDS_PATHS | GUARDS_NET | GUARDS_FILES | GUARDS_URING,
+		"io_uring opens files, connects, binds and sends without the system calls "
+		"the rules decide",
 		{
 			{ "io_uring_setup io_uring_enter io_uring_register", "ENOSYS" },
+		},
+	},
+	{
+		/*
+		 * Linux AIO: an iocb submitted with io_submit reads, writes,
+		 * syncs or polls a descriptor (IOCB_CMD_PREAD(V), _PWRITE(V),
+		 * _FSYNC, _FDSYNC, _POLL) past a refusal of those calls by
+		 * name (`deny write arg0==1`). glibc's POSIX AIO uses threads
+		 * and the ordinary calls, not these.
+		 */
+		"aio",
+		GUARDS_AIO,
+		"io_submit reads, writes, syncs and polls descriptors without the system "
+		"calls the rules decide",
+		{
+			{ "io_setup io_submit", "ENOSYS" },
 		},
 	},
 	{
@@ -511,54 +519,6 @@ void implicit_parse(struct parser *ps, const struct lexer_line *words)
 
 /* ---- What the policy has that the sets guard ---- */
 
-static bool implicit_rule_has_paths(const struct policy_rule *r)
-{
-	if (r->n_paths)
-		return true;
-	for (size_t i = 0; i < r->net.n_unix; i++)
-		if (r->net.unix_globs[i][0] == '/')
-			return true;
-	return false;
-}
-
-static bool implicit_rule_has_net(const struct policy_rule *r)
-{
-	if (!net_is_empty(&r->net))
-		return true;
-	for (size_t i = 0; i < r->n_syscalls; i++)
-		if (r->syscall_roles[i] & ENTRY_NET)
-			return true;
-	return false;
-}
-
-/*
- * Does r decide where a program's packets may go: an address, port or
- * family condition, or a refusal of a network call? A raw or packet socket
- * sends where no such rule looks (a frame built by the program, sent with
- * no address), so every one of them needs raw-sockets.
- */
-static bool implicit_rule_decides_destination(const struct policy_rule *r)
-{
-	if (r->net.n_cidrs || r->net.n_ports || r->net.n_families)
-		return true;
-	/* A refusal of a unix socket's name is about no destination a raw socket reaches. */
-	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || r->net.n_unix)
-		return false;
-	for (size_t i = 0; i < r->n_syscalls; i++)
-		if (r->syscalls[i] == SYS_connect || r->syscalls[i] == SYS_sendto ||
-		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg)
-			return true;
-	return false;
-}
-
-static bool implicit_rule_has_files(const struct policy_rule *r)
-{
-	for (size_t i = 0; i < r->n_syscalls; i++)
-		if (r->syscall_roles[i] & ENTRY_ROLES)
-			return true;
-	return false;
-}
-
 /* The first rule (of the author's) with what the set guards, or NULL. */
 static const struct policy_rule *implicit_guarded(const struct policy *p,
 						  const struct implicit_set *s)
@@ -568,14 +528,11 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 
 		if (r->implicit)
 			continue;
-		if ((s->guards & GUARDS_ANY) ||
-		    ((s->guards & GUARDS_PATHS) && implicit_rule_has_paths(r)) ||
-		    ((s->guards & GUARDS_FILES) && implicit_rule_has_files(r)) ||
-		    ((s->guards & GUARDS_NET) && implicit_rule_has_net(r)) ||
-		    ((s->guards & GUARDS_ADDRESS) && implicit_rule_decides_destination(r)) ||
-		    ((s->guards & GUARDS_PROTO) && r->net.n_protos))
+		if ((s->guards & GUARDS_ANY) || (s->guards & implicit_rule_guards(r)))
 			return r;
 	}
+	if ((s->guards & (GUARDS_URING | GUARDS_AIO)) && p->def.action != POLICY_ALLOW)
+		return &p->def;
 	/* Any policy at all: a sandbox with no rule still reaches unotifyd's listeners. */
 	return (s->guards & GUARDS_ANY) ? &p->def : NULL;
 }
@@ -664,7 +621,9 @@ static int implicit_warn_off(const struct implicit_set *s, const struct policy_i
 		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 				"remove this line", "implicit rule set '%s' is not in effect anyway: "
 				"the policy has no %s rules", s->name,
-				s->guards & GUARDS_PATHS ? "path" : "network");
+				s->guards & GUARDS_AIO ? "io_submit-reachable"
+				: s->guards & GUARDS_URING ? "path, network or io_uring-reachable"
+				: s->guards & GUARDS_PATHS ? "path" : "network");
 	if (s->guards & GUARDS_ANY)
 		return diag_add(diags, POLICY_WARNING, off->file, off->line, off->col,
 				"remove this line unless the program must; see IMPLICIT RULES in "

@@ -131,7 +131,20 @@ struct policy_rule {
 };
 
 /* The implicit rule sets (implicit.c) and where one was turned off. */
-#define POLICY_IMPLICIT_SETS 17
+#define POLICY_IMPLICIT_SETS 18
+
+/* What a set guards: it is added when the policy has such rules. */
+#define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */
+#define GUARDS_NET     (1u << 1) /* @net-* categories, family=, addr=, port=, unix= */
+#define GUARDS_ADDRESS (1u << 2) /* addr=, port=, family=, or a network refusal */
+#define GUARDS_FILES   (1u << 3) /* a file category (@file-*), with or without path= */
+#define GUARDS_ANY     (1u << 4) /* every policy: what it guards is the supervisor itself */
+#define GUARDS_PROTO   (1u << 5) /* proto= */
+#define GUARDS_URING   (1u << 6) /* a refusal of a call io_uring performs */
+#define GUARDS_AIO     (1u << 7) /* a refusal of a call io_submit performs */
+/* What r has of the above (implicit-guards.c); GUARDS_ANY never. */
+unsigned int implicit_rule_guards(const struct policy_rule *r);
+
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */
 	int line;

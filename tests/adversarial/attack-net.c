@@ -332,31 +332,65 @@ static int cmd_uring_open(int argc, char **argv)
 	return leak_fd(r);
 }
 
-/* uring-connect ADDR PORT: IORING_OP_CONNECT to the denied address. */
-static int cmd_uring_connect(int argc, char **argv)
+/* IORING_OP_BIND came with Linux 6.11, after the headers Debian 12 has. */
+#define ATTACK_IORING_OP_BIND 56
+
+/*
+ * A TCP socket's connect or bind to ADDR PORT by io_uring's opcode op:
+ * true when it succeeded; else the outcome is printed (BLOCKED, SETUP)
+ * and *ret is the exit status.
+ */
+static bool uring_socket_op(uint8_t op, int argc, char **argv, int *ret)
 {
-	struct io_uring_sqe sqe = { .opcode = IORING_OP_CONNECT };
+	struct io_uring_sqe sqe = { .opcode = op };
 	struct sockaddr_storage ss;
 	struct uring u;
 	socklen_t len;
 	int r, fd;
 
+	*ret = 2;
 	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
-		return 2;
+		return false;
 	r = uring_setup(&u);
-	if (r < 0)
-		return setup_failed("io_uring", -r);
+	if (r < 0) {
+		*ret = setup_failed("io_uring", -r);
+		return false;
+	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return setup_failed("socket", errno);
+	if (fd < 0) {
+		*ret = setup_failed("socket", errno);
+		return false;
+	}
 	sqe.fd = fd;
 	sqe.addr = (uint64_t)(uintptr_t)&ss;
 	sqe.off = len;
 	r = uring_run(&u, &sqe);
-	if (r < 0)
-		return blocked(-r);
-	result("CONNECTED %s port %s through io_uring", argv[0], argv[1]);
-	return 0;
+	if (r < 0) {
+		*ret = blocked(-r);
+		return false;
+	}
+	*ret = 0;
+	return true;
+}
+
+/* uring-connect ADDR PORT: IORING_OP_CONNECT to the denied address. */
+static int cmd_uring_connect(int argc, char **argv)
+{
+	int r;
+
+	if (uring_socket_op(IORING_OP_CONNECT, argc, argv, &r))
+		result("CONNECTED %s port %s through io_uring", argv[0], argv[1]);
+	return r;
+}
+
+/* uring-bind ADDR PORT: IORING_OP_BIND (EINVAL before Linux 6.11: an opcode it lacks). */
+static int cmd_uring_bind(int argc, char **argv)
+{
+	int r;
+
+	if (uring_socket_op(ATTACK_IORING_OP_BIND, argc, argv, &r))
+		result("BOUND %s port %s through io_uring", argv[0], argv[1]);
+	return r;
 }
 
 const struct attack_cmd attack_net_cmds[] = {
@@ -367,5 +401,6 @@ const struct attack_cmd attack_net_cmds[] = {
 	{ "raw-udp", "VIA DST PORT       IP_HDRINCL datagram to DST, routed via VIA", cmd_raw_udp },
 	{ "uring-open", "PATH            IORING_OP_OPENAT + read", cmd_uring_open },
 	{ "uring-connect", "ADDR PORT    IORING_OP_CONNECT", cmd_uring_connect },
+	{ "uring-bind", "ADDR PORT       IORING_OP_BIND", cmd_uring_bind },
 	{ NULL, NULL, NULL },
 };

@@ -2,16 +2,19 @@
 /*
  * Round 11: files changed with no path call under a policy whose file
  * categories name no path (r11-no-path-categories.sh): an open and a
- * write through io_uring, an open by handle.
+ * write through io_uring, an open by handle; round 14's write through
+ * Linux AIO (r14-uring-by-name.sh).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/io_uring.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -75,9 +78,42 @@ static int cmd_r11_handle_write(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r14-aio-write FILE TEXT: FILE opened O_WRONLY, TEXT written at offset 0
+ * by Linux AIO (io_setup, io_submit of IOCB_CMD_PWRITE): no pwrite64.
+ */
+static int cmd_r14_aio_write(int argc, char **argv)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb = { .aio_lio_opcode = IOCB_CMD_PWRITE };
+	struct iocb *cbs[1] = { &cb };
+	struct io_event ev;
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[0], O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (syscall(SYS_io_setup, 1, &ctx) < 0)
+		return blocked(errno);
+	cb.aio_fildes = (uint32_t)fd;
+	cb.aio_buf = (uint64_t)(uintptr_t)argv[1];
+	cb.aio_nbytes = strlen(argv[1]);
+	if (syscall(SYS_io_submit, ctx, 1, cbs) != 1)
+		return blocked(errno);
+	if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1)
+		return setup_failed("io_getevents", errno);
+	if ((int64_t)ev.res < 0)
+		return blocked((int)-(int64_t)ev.res);
+	result("WROTE %lld bytes through io_submit", (long long)ev.res);
+	return 0;
+}
+
 const struct attack_cmd attack_r11_cmds[] = {
 	{ "r11-uring-write", "FILE TEXT  io_uring OPENAT(O_WRONLY|O_TRUNC) + WRITE", cmd_r11_uring_write },
 	{ "r11-handle-write", "FILE TEXT  open_by_handle_at(O_WRONLY|O_TRUNC) + write",
 	  cmd_r11_handle_write },
+	{ "r14-aio-write", "FILE TEXT  io_submit(IOCB_CMD_PWRITE) at offset 0", cmd_r14_aio_write },
 	{ NULL, NULL, NULL },
 };

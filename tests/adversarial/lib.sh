@@ -276,6 +276,29 @@ expect_blocked() {
 	return 0
 }
 
+# native_result ARGS...: the attack's result line outside the sandbox, run in $T.
+native_result() {
+	(cd "$T" && timeout 20 "$ATTACK" "$@" 2>&1) | grep -Ev '^# ' | tail -1
+}
+
+# expect_unwritten POLICY CMD WANT: natively CMD writes PWNED over a file
+# (its result WANT); under POLICY the file must still hold 'original'.
+expect_unwritten() {
+	echo original >"$T/victim"
+	_native=$(native_result "$2" "$T/victim" PWNED)
+	if [ "$_native" != "$3" ]; then
+		case_skip "natively nothing was written here: $_native"
+		return
+	fi
+	echo original >"$T/victim"
+	URUN_CWD=$T urun --policy "$1" -- "$ATTACK" "$2" "$T/victim" PWNED
+	if [ "$(cat "$T/victim")" != original ]; then
+		case_fail "the file was written: $(cat "$T/victim")"
+	else
+		expect_blocked && case_pass "unchanged: $(results | head -1)"
+	fi
+}
+
 # expect_answered: the last run printed ANSWERED getppid=42 (the policy's
 # answer to another thread's call while one was held); a supervisor held
 # by that call never answers, and the run hangs.

@@ -26,11 +26,6 @@ printf 'default allow\ndeny @file-write @file-create @file-delete @file-attr pat
 	"$T" "$T" >"$T/p.policy"
 printf 'default allow\n' >"$T/none.policy"
 
-# native ARGS...: the attack's result line outside the sandbox.
-native() {
-	(cd "$T" && timeout 20 "$ATTACK" "$@" 2>&1) | grep -Ev '^# ' | tail -1
-}
-
 # expect_result WANT: the last run's result line is WANT.
 expect_result() {
 	if hung; then
@@ -43,8 +38,8 @@ expect_result() {
 }
 
 case_begin fanotify-write "a read-only open's fanotify event descriptor, opened O_RDWR, written"
-if [ "$(native r10-fanotify fd "$T/ro/app.conf")" != WROTE ]; then
-	case_skip "natively no event descriptor was written: $(native r10-fanotify fd "$T/ro/app.conf")"
+if [ "$(native_result r10-fanotify fd "$T/ro/app.conf")" != WROTE ]; then
+	case_skip "natively no event descriptor was written: $(native_result r10-fanotify fd "$T/ro/app.conf")"
 else
 	echo original >"$T/ro/app.conf"
 	urun --policy "$T/p.policy" -- "$ATTACK" r10-fanotify fd "$T/ro/app.conf"
@@ -64,8 +59,8 @@ expect_result ALLOWED
 for nr in 0xc038586b 0xc038586c 0x4058587a 0x4048587b \
 	0x50009401 0x50009417 0x5000940e 0x50009418 0x5000940f 0x5000943f 0x40489426; do
 	case_begin "ioctl-$nr" "ioctl $nr refused by the filter (a path policy)"
-	if [ "$(native r10-ioctl "$nr")" != "BLOCKED ENOTTY" ]; then
-		case_skip "natively not ENOTTY here: $(native r10-ioctl "$nr")"
+	if [ "$(native_result r10-ioctl "$nr")" != "BLOCKED ENOTTY" ]; then
+		case_skip "natively not ENOTTY here: $(native_result r10-ioctl "$nr")"
 		continue
 	fi
 	URUN_CWD=$T urun --policy "$T/p.policy" -- "$ATTACK" r10-ioctl "$nr"
@@ -73,8 +68,8 @@ for nr in 0xc038586b 0xc038586c 0x4058587a 0x4048587b \
 done
 
 case_begin tiocsti "TIOCSTI into a terminal, under a policy with no rule"
-if [ "$(native r10-tiocsti)" != INJECTED ]; then
-	case_skip "natively TIOCSTI types nothing here: $(native r10-tiocsti)"
+if [ "$(native_result r10-tiocsti)" != INJECTED ]; then
+	case_skip "natively TIOCSTI types nothing here: $(native_result r10-tiocsti)"
 else
 	urun --policy "$T/none.policy" -- "$ATTACK" r10-tiocsti
 	expect_result 'BLOCKED EPERM'

@@ -174,7 +174,8 @@ static bool builtin_contrib_policies(void)
 
 static bool builtin_describe_and_pfc(void)
 {
-	struct policy *p = builtin_policy("default kill\nallow read\n", NULL);
+	/* No refusal of a call io_uring performs: io-uring is not among the sets. */
+	struct policy *p = builtin_policy("default allow\nkill getppid\n", NULL);
 	_cleanup_free_ char *out = NULL;
 	size_t size = 0;
 	char small[8];
@@ -192,7 +193,7 @@ static bool builtin_describe_and_pfc(void)
 	     policy_rule_source(p, 2, &file, &line) == 0 &&
 	     strcmp(file, "implicit:terminal-input") == 0 && line == 2 &&
 	     policy_rule_describe(p, 3, small, sizeof(small)) == -ERANGE &&
-	     strcmp(small, "read ->") == 0 && policy_rule_describe(p, 5, small, 8) == -ENOENT &&
+	     strcmp(small, "getppid") == 0 && policy_rule_describe(p, 5, small, 8) == -ENOENT &&
 	     policy_rule_source(p, 3, &file, &line) == 0 && strcmp(file, "t") == 0 && line == 2 &&
 	     policy_rule_source(p, 4, &file, &line) == 0 && line == 1;
 	f = tmpfile();

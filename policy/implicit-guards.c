@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a rule has that an implicit set guards (implicit.c): paths, network
+ * conditions, file categories, and refusals of calls io_uring or Linux AIO
+ * perform.
+ *
+ * io_uring performs many calls through opcodes of its own, with no system
+ * call of that name: a program that may use io_uring opens, connects,
+ * binds, writes and unlinks past any rule that refuses those calls by name
+ * (`deny connect`), the filter seeing only io_uring_enter. uring_calls is
+ * up to date with Linux 6.18's opcodes: IORING_OP_OPENAT, _OPENAT2,
+ * _CLOSE, _STATX, _RENAMEAT, _UNLINKAT, _MKDIRAT, _SYMLINKAT, _LINKAT, the
+ * xattr four, _SOCKET, _CONNECT, _BIND, _LISTEN, _ACCEPT, _SEND(MSG)(_ZC),
+ * _RECV(MSG), _SHUTDOWN, _READ(V), _WRITE(V), _FSYNC, _SYNC_FILE_RANGE,
+ * _FALLOCATE, _FADVISE, _MADVISE, _FTRUNCATE, _SPLICE, _TEE, _POLL_ADD,
+ * _EPOLL_CTL, _EPOLL_WAIT, _FUTEX_*, _WAITID, _PIPE, and _URING_CMD (a
+ * socket's options; a block device's discard, a driver's passthrough:
+ * ioctls).
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <sys/syscall.h>
+
+#include "lib/util.h"
+#include "policy/internal.h"
+
+static const int uring_calls[] = {
+#ifdef SYS_open
+	SYS_open, SYS_creat, SYS_stat, SYS_lstat, SYS_rename, SYS_unlink, SYS_rmdir,
+	SYS_mkdir, SYS_symlink, SYS_link, SYS_pipe, SYS_poll, SYS_epoll_wait,
+#endif
+#ifdef SYS_newfstatat
+	SYS_newfstatat, SYS_fstat,
+#endif
+#ifdef SYS_renameat
+	SYS_renameat,
+#endif
+#ifdef SYS_accept
+	SYS_accept,
+#endif
+#ifdef SYS_fadvise64
+	SYS_fadvise64,
+#endif
+	SYS_openat, SYS_openat2, SYS_close, SYS_statx, SYS_renameat2, SYS_unlinkat,
+	SYS_mkdirat, SYS_symlinkat, SYS_linkat, SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr,
+	SYS_getxattr, SYS_lgetxattr, SYS_fgetxattr, SYS_socket, SYS_connect, SYS_bind,
+	SYS_listen, SYS_accept4, SYS_sendto, SYS_sendmsg, SYS_recvfrom, SYS_recvmsg,
+	SYS_shutdown, SYS_setsockopt, SYS_getsockopt, SYS_read, SYS_write, SYS_readv,
+	SYS_writev, SYS_pread64, SYS_pwrite64, SYS_preadv, SYS_pwritev, SYS_preadv2,
+	SYS_pwritev2, SYS_fsync, SYS_fdatasync, SYS_sync_file_range, SYS_fallocate,
+	SYS_madvise, SYS_ftruncate, SYS_splice, SYS_tee, SYS_ppoll,
+	SYS_epoll_ctl, SYS_epoll_pwait, SYS_epoll_pwait2, SYS_futex, SYS_futex_waitv,
+	SYS_waitid, SYS_pipe2, SYS_ioctl,
+};
+
+/* IOCB_CMD_PREAD(V), _PWRITE(V), _FSYNC, _FDSYNC and _POLL of io_submit. */
+static const int aio_calls[] = {
+#ifdef SYS_poll
+	SYS_poll,
+#endif
+	SYS_read,  SYS_write,	  SYS_readv,	 SYS_writev, SYS_pread64, SYS_pwrite64, SYS_preadv,
+	SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_fsync,  SYS_fdatasync, SYS_ppoll,
+};
+
+static bool guards_in(const int *calls, size_t n, int nr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (calls[i] == nr)
+			return true;
+	return false;
+}
+
+static bool guards_has_paths(const struct policy_rule *r)
+{
+	if (r->n_paths)
+		return true;
+	for (size_t i = 0; i < r->net.n_unix; i++)
+		if (r->net.unix_globs[i][0] == '/')
+			return true;
+	return false;
+}
+
+static bool guards_has_net(const struct policy_rule *r)
+{
+	if (!net_is_empty(&r->net))
+		return true;
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscall_roles[i] & ENTRY_NET)
+			return true;
+	return false;
+}
+
+/*
+ * Does r decide where a program's packets may go: an address, port or
+ * family condition, or a refusal of a network call? A raw or packet socket
+ * sends where no such rule looks (a frame built by the program, sent with
+ * no address), so every one of them needs raw-sockets.
+ */
+static bool guards_decides_destination(const struct policy_rule *r)
+{
+	if (r->net.n_cidrs || r->net.n_ports || r->net.n_families)
+		return true;
+	/* A refusal of a unix socket's name is about no destination a raw socket reaches. */
+	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || r->net.n_unix)
+		return false;
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscalls[i] == SYS_connect || r->syscalls[i] == SYS_sendto ||
+		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg)
+			return true;
+	return false;
+}
+
+static bool guards_has_files(const struct policy_rule *r)
+{
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (r->syscall_roles[i] & ENTRY_ROLES)
+			return true;
+	return false;
+}
+
+/*
+ * Does r keep some of the calls from running as written: a refusal, a
+ * `return`, a `log` (io_uring's and io_submit's are not recorded)? A
+ * default that is no `allow` keeps them all (implicit.c's implicit_guarded).
+ */
+static bool guards_refuses(const struct policy_rule *r, const int *calls, size_t n)
+{
+	if (r->action == POLICY_ALLOW)
+		return false;
+	for (size_t i = 0; i < r->n_syscalls; i++)
+		if (guards_in(calls, n, r->syscalls[i]))
+			return true;
+	return false;
+}
+
+unsigned int implicit_rule_guards(const struct policy_rule *r)
+{
+	return (guards_has_paths(r) ? GUARDS_PATHS : 0) | (guards_has_net(r) ? GUARDS_NET : 0) |
+	       (guards_decides_destination(r) ? GUARDS_ADDRESS : 0) |
+	       (guards_has_files(r) ? GUARDS_FILES : 0) | (r->net.n_protos ? GUARDS_PROTO : 0) |
+	       (guards_refuses(r, uring_calls, ARRAY_SIZE(uring_calls)) ? GUARDS_URING : 0) |
+	       (guards_refuses(r, aio_calls, ARRAY_SIZE(aio_calls)) ? GUARDS_AIO : 0);
+}
