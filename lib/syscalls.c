@@ -169,6 +169,9 @@ static const struct unotify_syscall_rule work_net[] = {
 	ANY(connect),
 	ANY(bind),
 	ANY(sendmsg),
+	/* a listen, performed on the target's socket; undone by shutdown (enforce-listen.c) */
+	ANY(listen),
+	ANY(shutdown),
 	ANY(getpid),
 	ANY(exit),
 };

@@ -333,6 +333,26 @@ static int compile_try_plan(const struct policy *p, int nr, uint32_t def, struct
 	return 0;
 }
 
+/* May the plan let some call of its syscall run in the kernel, unseen? */
+static bool compile_plan_may_run(const struct compile_plan *plan, uint32_t def)
+{
+	return plan->kind == PLAN_DEFAULT ? def == SCMP_ACT_ALLOW
+	       : plan->action == SCMP_ACT_ALLOW ||
+			 (plan->kind == PLAN_COND && def == SCMP_ACT_ALLOW);
+}
+
+/*
+ * A listen on a socket never bound binds it: where the policy decides
+ * binds, a listen it lets run goes to the supervisor, which decides that
+ * bind (policy_listen_binds).
+ */
+static void compile_plan_listen(const struct policy *p, int nr, uint32_t def,
+				struct compile_plan *plan)
+{
+	if (nr == SYS_listen && compile_plan_may_run(plan, def) && policy_listen_binds(p))
+		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
+}
+
 /* The plan for nr, whether rules name it or not. */
 static int compile_plan_of(const struct policy *p, int nr, uint32_t def, struct compile_plan *plan)
 {
@@ -344,6 +364,7 @@ static int compile_plan_of(const struct policy *p, int nr, uint32_t def, struct 
 		r = compile_try_plan(p, nr, def, plan);
 	}
 	compile_plan_moves(p, nr, def, plan);
+	compile_plan_listen(p, nr, def, plan);
 	return r;
 }
 
@@ -383,14 +404,6 @@ static int compile_new_ctx(uint32_t def, scmp_filter_ctx *ret)
  * would check against the ruleset, which the policy may let run, must reach
  * the supervisor, which performs it outside the sandbox.
  */
-/* May the plan let some call of its syscall run in the kernel, unseen? */
-static bool compile_plan_may_run(const struct compile_plan *plan, uint32_t def)
-{
-	return plan->kind == PLAN_DEFAULT ? def == SCMP_ACT_ALLOW
-	       : plan->action == SCMP_ACT_ALLOW ||
-			 (plan->kind == PLAN_COND && def == SCMP_ACT_ALLOW);
-}
-
 static void compile_plan_landlock(const struct policy_landlock *ll, int nr, uint32_t def,
 				  struct compile_plan *plan)
 {

@@ -455,7 +455,7 @@ static bool evaluate_lets_run(enum policy_action a)
 
 bool policy_can_refuse(const struct policy *p, int nr)
 {
-	if (!p || nr < 0 || nr >= POLICY_NR_MAX)
+	if (!p || nr < 0 || nr >= POLICY_NR_MAX || (nr == SYS_listen && policy_listen_binds(p)))
 		return true;
 	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++)
 		if (!evaluate_lets_run(p->rules[p->by_nr[k]].action))

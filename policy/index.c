@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "lib/util.h"
 #include "policy/internal.h"
@@ -98,9 +99,25 @@ int index_build(struct policy *p)
  * (KF_TRUE), as the kernel layer reads it. Calls that take a path or an
  * address are left to the walk, which reads their memory and its moves.
  */
+bool policy_listen_binds(const struct policy *p)
+{
+	for (size_t k = p->by_nr_start[SYS_bind]; k < p->by_nr_start[SYS_bind + 1]; k++) {
+		const struct policy_rule *r = &p->rules[p->by_nr[k]];
+		struct kform kf;
+
+		kform_build(r, p->by_entry[k], &kf);
+		if (kf.kind != KF_FALSE)
+			return kf.kind != KF_TRUE || r->action != POLICY_ALLOW;
+	}
+	return !p->has_default || p->def.action != POLICY_ALLOW;
+}
+
 static const struct policy_rule *index_fixed_rule(const struct policy *p, int nr, bool *is_default)
 {
 	if (policy_pathcall_find(nr) || net_syscall_has_address(nr) || moves_checked(p, nr))
+		return NULL;
+	/* A listen that binds is decided as a bind too (daemon/engine/enforce-listen.c). */
+	if (nr == SYS_listen && policy_listen_binds(p))
 		return NULL;
 	*is_default = false;
 	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {

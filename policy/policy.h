@@ -247,6 +247,15 @@ const struct policy_decision *policy_fixed_decision(const struct policy *p, int 
  */
 bool policy_can_refuse(const struct policy *p, int nr);
 
+/*
+ * Does the policy decide binds (a rule on bind with a condition or that
+ * refuses, or a default that refuses)? A listen(2) on a socket never bound
+ * binds it (the kernel's autobind: the any-address, or the address bound
+ * without a port, and a port of the kernel's choosing), so such a policy
+ * takes listen to the supervisor, which decides that bind as one of port 0.
+ */
+bool policy_listen_binds(const struct policy *p);
+
 /* ---- Names ---- */
 
 /* Native syscall number of name, or -ENOENT. */

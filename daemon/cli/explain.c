@@ -480,6 +480,14 @@ static void explain_print_creds(const struct explain *x)
 	       "is between its calls, and drops it there)\n");
 }
 
+/* Where binds are decided, so is a listen that binds (policy_listen_binds): say so. */
+static void explain_print_listen(const struct explain *x)
+{
+	if (policy_listen_binds(x->policy))
+		printf("listen: to the supervisor where the policy lets it run (on a socket without "
+		       "a port it binds one: decided as a bind of the socket's address, port 0)\n");
+}
+
 static void explain_print_header(const struct explain *x, const struct explain_rule *others)
 {
 	printf("policy:");
@@ -488,6 +496,7 @@ static void explain_print_header(const struct explain *x, const struct explain_r
 	printf("\nforeign architectures (i386, x32 entry points): killed in the kernel\n");
 	explain_print_implicit(x);
 	explain_print_creds(x);
+	explain_print_listen(x);
 	explain_landlock_print_header(&x->landlock);
 	if (x->only_nr >= 0)
 		return;
@@ -523,6 +532,8 @@ static int explain_run(const struct explain *x)
 	json_object_object_add(o, "implicit", explain_json_implicit(x));
 	json_object_object_add(o, "credential_changes_notified",
 			       json_object_new_boolean(policy_watches_creds(x->policy)));
+	json_object_object_add(o, "listen_decided_as_bind",
+			       json_object_new_boolean(policy_listen_binds(x->policy)));
 	explain_landlock_json_header(&x->landlock, o);
 	json_object_object_add(o, "default", explain_json_rule(x, &others));
 	r = explain_walk(x, list, &at);

@@ -5,9 +5,10 @@
  * openat, openat2, creat), enforce-stat.c (stat family, readlink, access),
  * enforce-xattr.c (xattr reads, file_getattr),
  * enforce-mutate.c (unlink... truncate), enforce-net.c (connect, bind,
- * sendto, sendmsg). A family copies an argument out of the target's memory
- * only when the policy asks for it, and when the policy then lets the call
- * run, performs it on that copy: never CONTINUE after a memory read.
+ * sendto, sendmsg), enforce-listen.c (listen, which may bind). A family
+ * copies an argument out of the target's memory only when the policy asks
+ * for it, and when the policy then lets the call run, performs it on that
+ * copy: never CONTINUE after a memory read.
  */
 #ifndef UNOTIFY_ENFORCE_CALL_H
 #define UNOTIFY_ENFORCE_CALL_H
@@ -119,6 +120,7 @@ extern const struct enforce_family enforce_stat_family;
 extern const struct enforce_family enforce_xattr_family;
 extern const struct enforce_family enforce_mutate_family;
 extern const struct enforce_family enforce_net_family;
+extern const struct enforce_family enforce_listen_family;
 extern const struct enforce_family enforce_exec_family;
 
 /* ---- Helpers for the families (enforce.c) ---- */
@@ -190,6 +192,15 @@ void enforce_verdict_errno(struct unotify_verdict *v, int err);
  * reply, a handler after it (unotify_target_sig_disposition).
  */
 void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, int sig, int err);
+/* ---- Sockets (enforce-net.c) ---- */
+
+/* Is sock a socket (-ENOTSOCK), and of what kind (-EPERM when it cannot be read)? */
+int enforce_socket_kind(int sock, int *domain, int *type, int *protocol);
+/* proto=: what Landlock calls a TCP socket (sk_is_tcp), and its UDP peer, or POLICY_PROTO_NONE. */
+int enforce_socket_proto(int domain, int type, int protocol);
+/* An address as the audit trail shows it (inet:ADDR:PORT, inet6:[ADDR]:PORT, unix:...). */
+void enforce_sockaddr_text(const struct policy_sockaddr *v, char *text, size_t size);
+
 /* Writes an out-parameter into the target's memory; -EFAULT as the kernel would. */
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len);
 

@@ -112,31 +112,42 @@ static int net_getfd(struct enforce_call *c, struct net_state *s)
 	return 0;
 }
 
-/* Is our copy a socket (ENOTSOCK as the kernel says it), and of what kind. */
-static int net_socket(struct enforce_call *c, struct net_state *s)
+int enforce_socket_kind(int sock, int *domain, int *type, int *protocol)
 {
 	socklen_t len = sizeof(int);
 	struct stat st;
 
-	if (fstat(s->sock, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return enforce_fail(c, ENOTSOCK);
-	if (getsockopt(s->sock, SOL_SOCKET, SO_DOMAIN, &s->domain, &len) < 0 ||
-	    getsockopt(s->sock, SOL_SOCKET, SO_TYPE, &s->type, &len) < 0 ||
-	    getsockopt(s->sock, SOL_SOCKET, SO_PROTOCOL, &s->protocol, &len) < 0)
-		return enforce_fail(c, EPERM);
+	if (fstat(sock, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
+	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, domain, &len) < 0 ||
+	    getsockopt(sock, SOL_SOCKET, SO_TYPE, type, &len) < 0 ||
+	    getsockopt(sock, SOL_SOCKET, SO_PROTOCOL, protocol, &len) < 0)
+		return -EPERM;
 	return 0;
 }
 
-/* proto=: what Landlock calls a TCP socket (sk_is_tcp), and its UDP peer. */
-static int net_proto(const struct net_state *s)
+/* Is our copy a socket (ENOTSOCK as the kernel says it), and of what kind. */
+static int net_socket(struct enforce_call *c, struct net_state *s)
 {
-	if (s->domain != AF_INET && s->domain != AF_INET6)
+	int r = enforce_socket_kind(s->sock, &s->domain, &s->type, &s->protocol);
+
+	return r < 0 ? enforce_fail(c, -r) : 0;
+}
+
+int enforce_socket_proto(int domain, int type, int protocol)
+{
+	if (domain != AF_INET && domain != AF_INET6)
 		return POLICY_PROTO_NONE;
-	if (s->type == SOCK_STREAM && s->protocol == IPPROTO_TCP)
+	if (type == SOCK_STREAM && protocol == IPPROTO_TCP)
 		return POLICY_PROTO_TCP;
-	if (s->type == SOCK_DGRAM && s->protocol == IPPROTO_UDP)
+	if (type == SOCK_DGRAM && protocol == IPPROTO_UDP)
 		return POLICY_PROTO_UDP;
 	return POLICY_PROTO_NONE;
+}
+
+static int net_proto(const struct net_state *s)
+{
+	return enforce_socket_proto(s->domain, s->type, s->protocol);
 }
 
 /*
@@ -505,12 +516,9 @@ static int net_view(struct enforce_call *c, struct net_state *s)
 	}
 }
 
-static void net_audit_text(struct enforce_call *c, const struct policy_sockaddr *v)
+void enforce_sockaddr_text(const struct policy_sockaddr *v, char *text, size_t size)
 {
-	struct net_state *s = c->state;
 	char a[INET6_ADDRSTRLEN] = "?";
-	char *text = s->addr_text;
-	size_t size = sizeof(s->addr_text);
 
 	switch (v->family) {
 	case AF_UNSPEC:
@@ -530,7 +538,14 @@ static void net_audit_text(struct enforce_call *c, const struct policy_sockaddr 
 	default:
 		snprintf(text, size, "family:%d", v->family);
 	}
-	c->addr_text = text;
+}
+
+static void net_audit_text(struct enforce_call *c, const struct policy_sockaddr *v)
+{
+	struct net_state *s = c->state;
+
+	enforce_sockaddr_text(v, s->addr_text, sizeof(s->addr_text));
+	c->addr_text = s->addr_text;
 }
 
 static int net_sockaddr(struct enforce_call *c, const struct policy_sockaddr **ret)

@@ -48,6 +48,8 @@ const struct enforce_family *enforce_family_find(int nr)
 	}
 	if (nr == SYS_connect || nr == SYS_bind || nr == SYS_sendto || nr == SYS_sendmsg)
 		return &enforce_net_family;
+	if (nr == SYS_listen)
+		return &enforce_listen_family;
 	return NULL;
 }
 
@@ -379,11 +381,15 @@ static void enforce_ops(const struct enforce_call *c, struct policy_args_ops *op
 
 /* ---- Verdicts ---- */
 
+static bool enforce_always_performs(const struct enforce_call *c)
+{
+	return c->family && c->family->always_perform && c->family->always_perform(c);
+}
+
 /* Allowed: perform what was decided on memory, or let the kernel run the rest. */
 static void enforce_allow(struct enforce_call *c, bool consulted, struct unotify_verdict *v)
 {
-	if (!c->family || (!consulted && !(c->family->always_perform &&
-					   c->family->always_perform(c)))) {
+	if (!c->family || (!consulted && !enforce_always_performs(c))) {
 		/* Decided on registers only: nothing a racing thread can change. */
 		*v = unotify_verdict_continue();
 		return;
@@ -575,11 +581,13 @@ static void enforce_evaluate_all(struct enforcer *e, struct enforce_call *c,
 		*d = as;
 		return;
 	}
-	if (!enforce_lets_run(d) || !d->path_consulted || !c->family)
+	if (!enforce_lets_run(d) || !c->family)
 		return;
-	if (c->family->recheck)
+	/* A call performed even when decided on registers (a listen) may be rechecked too. */
+	if (c->family->recheck && (d->path_consulted || enforce_always_performs(c)))
 		c->family->recheck(c, d);
-	if (!enforce_lets_run(d) || !c->family->performed_as || !c->family->performed_as(c, &call))
+	if (!enforce_lets_run(d) || !d->path_consulted || !c->family->performed_as ||
+	    !c->family->performed_as(c, &call))
 		return;
 	enforce_evaluate(e, c, &call, &as);
 	if (!enforce_lets_run(&as))

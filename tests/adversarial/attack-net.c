@@ -54,6 +54,15 @@ socklen_t attack_addr(const char *addr, const char *port, struct sockaddr_storag
 	return 0;
 }
 
+int attack_tcp_socket(const char *addr, const char *port, struct sockaddr_storage *ss,
+		      socklen_t *len)
+{
+	*len = attack_addr(addr, port, ss);
+	if (!*len)
+		return -2;
+	return socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
 static void write_count(const char *file, long n)
 {
 	char tmp[4096];
@@ -349,16 +358,15 @@ static bool uring_socket_op(uint8_t op, int argc, char **argv, int *ret)
 	int r, fd;
 
 	*ret = 2;
-	if (argc != 2 || !(len = attack_addr(argv[0], argv[1], &ss)))
+	if (argc != 2 || (fd = attack_tcp_socket(argv[0], argv[1], &ss, &len)) == -2)
 		return false;
+	if (fd < 0) {
+		*ret = setup_failed("socket", errno);
+		return false;
+	}
 	r = uring_setup(&u);
 	if (r < 0) {
 		*ret = setup_failed("io_uring", -r);
-		return false;
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		*ret = setup_failed("socket", errno);
 		return false;
 	}
 	sqe.fd = fd;

@@ -55,6 +55,12 @@ const char *expand_path(const char *s);
 long parse_long(const char *s);
 /* ADDR PORT as a sockaddr of its family; 0 when ADDR is neither (attack-net.c). */
 socklen_t attack_addr(const char *addr, const char *port, struct sockaddr_storage *ss);
+/*
+ * A TCP socket (close-on-exec) of ADDR's family, ADDR PORT in *ss and *len:
+ * the fd; -2 when ADDR is no address, -1 when socket fails (errno).
+ */
+int attack_tcp_socket(const char *addr, const char *port, struct sockaddr_storage *ss,
+		      socklen_t *len);
 /* Sends fd over sock in SCM_RIGHTS with one byte: 0 or -errno. */
 int send_fd(int sock, int fd);
 /* The fd of one SCM_RIGHTS message on sock (close-on-exec), or -errno. */
@@ -129,6 +135,7 @@ extern const struct attack_cmd attack_r10_cmds[];
 extern const struct attack_cmd attack_r11_exec_cmds[];
 extern const struct attack_cmd attack_r11_cmds[];
 extern const struct attack_cmd attack_r11_daemon_cmds[];
+extern const struct attack_cmd attack_r14_cmds[];
 
 /* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
 #define R7_UID 1000

@@ -75,6 +75,13 @@ printf 'default allow\nreturn getppid 7\n' >"$T/nopath.policy"
 ucmd policy explain "$T/nopath.policy"
 expect_no_grep "no path rule: nothing said of credential changes" "$OUT" '^credential changes'
 
+say "== listen: the supervisor's where binds are decided (a listen may bind), not elsewhere"
+ucmd policy explain "$T/m.policy"
+expect_grep "a default that refuses binds: listen goes to the supervisor" "$OUT" \
+	'^listen: to the supervisor where the policy lets it run'
+ucmd policy explain "$T/nopath.policy"
+expect_no_grep "binds all run: nothing said of listen" "$OUT" '^listen:'
+
 say "== --json"
 ucmd policy explain "$T/m.policy" --json
 expect_status "--json" 0
@@ -90,6 +97,7 @@ assert d["default"]["errno"] == "EPERM" and d["default"]["enforcement"] == ["ker
 assert d["implicit"]["fixed-view"] == "in effect", d["implicit"]
 assert d["implicit"]["raw-sockets"] == "not needed", d["implicit"]
 assert d["credential_changes_notified"] is True
+assert d["listen_decided_as_bind"] is True  # the default refuses binds
 def own(s):
     return any(not r["default"] and not r["file"].startswith("implicit:") for r in s["rules"])
 by = {s["name"]: s for s in d["syscalls"] if own(s)}
