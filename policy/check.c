@@ -422,6 +422,10 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 				r = check_rule_append(rule, diags);
 			if (r == 0)
 				r = check_rule_loader(rule, diags);
+			if (r == 0)
+				r = check_rule_vdso(rule, diags);
+			if (r == 0)
+				r = check_rule_fastopen(rule, diags);
 			if (r < 0)
 				return r;
 		}

@@ -13,7 +13,8 @@
  * xattr four, _SOCKET, _CONNECT, _BIND, _LISTEN, _ACCEPT, _SEND(MSG)(_ZC),
  * _RECV(MSG), _SHUTDOWN, _READ(V), _WRITE(V), _FSYNC, _SYNC_FILE_RANGE,
  * _FALLOCATE, _FADVISE, _MADVISE, _FTRUNCATE, _SPLICE, _TEE, _POLL_ADD,
- * _EPOLL_CTL, _EPOLL_WAIT, _FUTEX_*, _WAITID, _PIPE, and _URING_CMD (a
+ * _EPOLL_CTL, _EPOLL_WAIT, _FUTEX_*, _WAITID, _PIPE, _TIMEOUT (a sleep),
+ * _FIXED_FD_INSTALL and MSG_RING's descriptors (a dup), and _URING_CMD (a
  * socket's options; a block device's discard, a driver's passthrough:
  * ioctls).
  */
@@ -52,13 +53,19 @@ static const int uring_calls[] = {
 	SYS_madvise, SYS_ftruncate, SYS_splice, SYS_tee, SYS_ppoll,
 	SYS_epoll_ctl, SYS_epoll_pwait, SYS_epoll_pwait2, SYS_futex, SYS_futex_waitv,
 	SYS_waitid, SYS_pipe2, SYS_ioctl,
+	/* IORING_OP_FIXED_FD_INSTALL, MSG_RING's fds; _TIMEOUT; _POLL_ADD */
+	SYS_dup, SYS_dup3, SYS_fcntl, SYS_nanosleep, SYS_clock_nanosleep, SYS_pselect6,
+#ifdef SYS_dup2
+	SYS_dup2, SYS_select,
+#endif
 };
 
-/* IOCB_CMD_PREAD(V), _PWRITE(V), _FSYNC, _FDSYNC and _POLL of io_submit. */
+/* IOCB_CMD_PREAD(V), _PWRITE(V), _FSYNC, _FDSYNC and _POLL (what select and epoll wait for). */
 static const int aio_calls[] = {
 #ifdef SYS_poll
-	SYS_poll,
+	SYS_poll, SYS_select, SYS_epoll_wait,
 #endif
+	SYS_pselect6, SYS_epoll_pwait, SYS_epoll_pwait2,
 	SYS_read,  SYS_write,	  SYS_readv,	 SYS_writev, SYS_pread64, SYS_pwrite64, SYS_preadv,
 	SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_fsync,  SYS_fdatasync, SYS_ppoll,
 };
@@ -111,11 +118,23 @@ static bool guards_decides_destination(const struct policy_rule *r)
 	return false;
 }
 
+/*
+ * A file category (@file-*), or a refusal, `return` or `log` of a call on
+ * files named by itself (`deny openat arg2&0x3==0x1`: no write opens): the
+ * files it decides are reached with none of those calls too (a core dump
+ * the kernel writes, a handle, a fanotify event's descriptor). An exec is
+ * not such a call: what runs a program is the exec rules' (exec-file).
+ */
 static bool guards_has_files(const struct policy_rule *r)
 {
-	for (size_t i = 0; i < r->n_syscalls; i++)
+	for (size_t i = 0; i < r->n_syscalls; i++) {
+		const struct policy_pathcall *pc = policy_pathcall_find(r->syscalls[i]);
+
 		if (r->syscall_roles[i] & ENTRY_ROLES)
 			return true;
+		if (r->action != POLICY_ALLOW && pc && pc->perform != POLICY_PERFORM_NONE)
+			return true;
+	}
 	return false;
 }
 

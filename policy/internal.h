@@ -144,6 +144,9 @@ struct policy_rule {
 #define GUARDS_AIO     (1u << 7) /* a refusal of a call io_submit performs */
 /* What r has of the above (implicit-guards.c); GUARDS_ANY never. */
 unsigned int implicit_rule_guards(const struct policy_rule *r);
+/* Warnings on calls made another way, which no filter sees (check-calls.c): 0 or -ENOMEM. */
+int check_rule_vdso(const struct policy_rule *r, struct policy_diags *diags);
+int check_rule_fastopen(const struct policy_rule *r, struct policy_diags *diags);
 
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */

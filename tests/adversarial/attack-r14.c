@@ -16,10 +16,6 @@
 
 #include "attack.h"
 
-#ifndef IP_BIND_ADDRESS_NO_PORT
-#define IP_BIND_ADDRESS_NO_PORT 24
-#endif
-
 /* LISTENING ADDR port P, the address fd listens at; 0. */
 static int listening_at(int fd)
 {

@@ -34,6 +34,17 @@ else
 	write_attack r11-handle-write "WROTE 5 bytes by handle"
 fi
 
+# Round 14 (adversarial review): no write opens refused by name, not by a
+# category, brought no file-handles set.
+case_begin handle-write-by-name "open_by_handle_at(O_WRONLY|O_TRUNC) + write under deny openat arg2&0x3==0x1 (root)"
+printf 'default allow\ndeny creat openat2 EROFS\ndeny openat arg2&0x3==0x1 EROFS\ndeny openat arg2&0x3==0x2 EROFS\n' \
+	>"$T/byname.policy"
+if [ "$(id -u)" != 0 ]; then
+	case_skip "needs root (CAP_DAC_READ_SEARCH)"
+else
+	expect_unwritten "$T/byname.policy" r11-handle-write "WROTE 5 bytes by handle"
+fi
+
 # FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR under @file-attr; XFS OPEN_BY_HANDLE, btrfs
 # SNAP_DESTROY and SEND under the read-only policy.
 for c in attr:0x40086602 attr:0x401c5820 ro:0xc038586b ro:0x5000940f ro:0x40489426; do

@@ -9,7 +9,8 @@
 # hard limit), first tries to raise the limit, then a child crashes in a
 # directory the policy protects (SIGSEGV, abort): no core file there.
 # The control (the set turned off) shows the same program does dump core
-# here, so the cases can fail.
+# here, so the cases can fail. Round 14: rules that refuse writing opens
+# by name (no category, no path) bring the set too.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 need_root "core_pattern is the machine's; CAP_SYS_RESOURCE raises a hard limit"
@@ -76,6 +77,27 @@ done
 # Landlock off: the limit is the spawn's, not the Landlock layer's.
 case_begin run-no-landlock "(file rules, --no-landlock) the same: no core file"
 urun --no-landlock --policy "$T/ro.policy" -- "$ATTACK" coredump-raise "$T/sys/etc" segv
+if [ -n "$(cores "$T/sys/etc")" ]; then
+	case_fail "the kernel wrote $(cores "$T/sys/etc") in etc/"
+elif expect_blocked; then
+	case_pass "no core: $(results | head -1)"
+fi
+rm -f "$T/sys/etc/"core*
+
+# Round 14 (adversarial review): rules that refuse writing opens by name,
+# no category, no path, brought no core-dumps set: as nobody, with no
+# capability, the program raised its soft limit and the kernel wrote a
+# core where no open for writing may be made.
+case_begin by-name "(no write opens, by name: deny openat arg2&0x3==0x1 ...) no core file"
+cat >"$T/byname.policy" <<EOF
+default allow
+deny creat openat2 EROFS
+deny open arg1&0x3==0x1 EROFS
+deny open arg1&0x3==0x2 EROFS
+deny openat arg2&0x3==0x1 EROFS
+deny openat arg2&0x3==0x2 EROFS
+EOF
+urun --policy "$T/byname.policy" -- "$ATTACK" coredump-raise "$T/sys/etc" segv
 if [ -n "$(cores "$T/sys/etc")" ]; then
 	case_fail "the kernel wrote $(cores "$T/sys/etc") in etc/"
 elif expect_blocked; then
