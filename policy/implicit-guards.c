@@ -141,7 +141,8 @@ static bool guards_has_files(const struct policy_rule *r)
 /*
  * Does r keep some of the calls from running as written: a refusal, a
  * `return`, a `log` (io_uring's and io_submit's are not recorded)? A
- * default that is no `allow` keeps them all (implicit.c's implicit_guarded).
+ * default that is no `allow` keeps those no rule lets run
+ * (implicit_default_guards).
  */
 static bool guards_refuses(const struct policy_rule *r, const int *calls, size_t n)
 {
@@ -160,4 +161,41 @@ unsigned int implicit_rule_guards(const struct policy_rule *r)
 	       (guards_has_files(r) ? GUARDS_FILES : 0) | (r->net.n_protos ? GUARDS_PROTO : 0) |
 	       (guards_refuses(r, uring_calls, ARRAY_SIZE(uring_calls)) ? GUARDS_URING : 0) |
 	       (guards_refuses(r, aio_calls, ARRAY_SIZE(aio_calls)) ? GUARDS_AIO : 0);
+}
+
+/* Does a rule of the author's let every call of nr run, before any other decides one? */
+static bool guards_allowed_always(const struct policy *p, int nr)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+
+		for (size_t e = 0; !r->implicit && e < r->n_syscalls; e++) {
+			struct kform kf;
+
+			if (r->syscalls[e] != nr)
+				continue;
+			kform_build(r, e, &kf);
+			if (kf.kind == KF_FALSE)
+				continue;
+			/* A condition leaves some calls to the rules after, and the default. */
+			return kf.kind == KF_TRUE && r->action == POLICY_ALLOW;
+		}
+	}
+	return false;
+}
+
+static bool guards_default_reaches(const struct policy *p, const int *calls, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!guards_allowed_always(p, calls[i]))
+			return true;
+	return false;
+}
+
+unsigned int implicit_default_guards(const struct policy *p)
+{
+	if (p->def.action == POLICY_ALLOW)
+		return 0;
+	return (guards_default_reaches(p, uring_calls, ARRAY_SIZE(uring_calls)) ? GUARDS_URING : 0) |
+	       (guards_default_reaches(p, aio_calls, ARRAY_SIZE(aio_calls)) ? GUARDS_AIO : 0);
 }

@@ -531,7 +531,7 @@ static const struct policy_rule *implicit_guarded(const struct policy *p,
 		if ((s->guards & GUARDS_ANY) || (s->guards & implicit_rule_guards(r)))
 			return r;
 	}
-	if ((s->guards & (GUARDS_URING | GUARDS_AIO)) && p->def.action != POLICY_ALLOW)
+	if (implicit_default_guards(p) & s->guards)
 		return &p->def;
 	/* Any policy at all: a sandbox with no rule still reaches unotifyd's listeners. */
 	return (s->guards & GUARDS_ANY) ? &p->def : NULL;

@@ -144,6 +144,12 @@ struct policy_rule {
 #define GUARDS_AIO     (1u << 7) /* a refusal of a call io_submit performs */
 /* What r has of the above (implicit-guards.c); GUARDS_ANY never. */
 unsigned int implicit_rule_guards(const struct policy_rule *r);
+/*
+ * GUARDS_URING and GUARDS_AIO where the default refuses some call io_uring
+ * or io_submit performs: one no rule of the author's lets run whatever its
+ * arguments (implicit-guards.c).
+ */
+unsigned int implicit_default_guards(const struct policy *p);
 /* Warnings on calls made another way, which no filter sees (check-calls.c): 0 or -ENOMEM. */
 int check_rule_vdso(const struct policy_rule *r, struct policy_diags *diags);
 int check_rule_fastopen(const struct policy_rule *r, struct policy_diags *diags);
