@@ -50,7 +50,9 @@ static const int uring_calls[] = {
 	SYS_shutdown, SYS_setsockopt, SYS_getsockopt, SYS_read, SYS_write, SYS_readv,
 	SYS_writev, SYS_pread64, SYS_pwrite64, SYS_preadv, SYS_pwritev, SYS_preadv2,
 	SYS_pwritev2, SYS_fsync, SYS_fdatasync, SYS_sync_file_range, SYS_fallocate,
-	SYS_madvise, SYS_ftruncate, SYS_splice, SYS_tee, SYS_ppoll,
+	SYS_madvise, SYS_ftruncate, SYS_splice, SYS_tee, SYS_ppoll, SYS_sendmmsg, SYS_recvmmsg,
+	/* a copy between files through a pipe, as _SPLICE does it */
+	SYS_sendfile, SYS_copy_file_range,
 	SYS_epoll_ctl, SYS_epoll_pwait, SYS_epoll_pwait2, SYS_futex, SYS_futex_waitv,
 	SYS_waitid, SYS_pipe2, SYS_ioctl,
 	/* IORING_OP_FIXED_FD_INSTALL, MSG_RING's fds; _TIMEOUT; _POLL_ADD */
