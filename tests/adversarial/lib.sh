@@ -25,9 +25,10 @@ UNOTIFYD=${UNOTIFYD:-$top_builddir/daemon/unotifyd/unotifyd}
 # How long one supervised run may take before it counts as hung.
 RUN_TIMEOUT=${ADVERSARIAL_TIMEOUT:-30}
 
+. "$top_srcdir/tests/pids.sh"
+
 TEST_NAME=$(basename "$0" .sh)
 T=
-BG_PIDS=
 CLEANUPS=
 PASSED=0
 FAILED=0
@@ -103,9 +104,7 @@ need_cmd() {
 # Kills what the test started, by pid, runs the registered cleanups (umount,
 # losetup -d), and removes the temp dir.
 lib_cleanup() {
-	for pid in $BG_PIDS; do
-		kill -9 "$pid" 2>/dev/null || true
-	done
+	kill_tracked
 	if [ -n "$CLEANUPS" ]; then
 		eval "$CLEANUPS" || true
 	fi
@@ -120,10 +119,6 @@ setup_tmp() {
 	chmod 755 "$T"
 	trap lib_cleanup EXIT
 	trap 'exit 130' INT TERM
-}
-
-track_pid() {
-	BG_PIDS="$BG_PIDS $1"
 }
 
 # on_cleanup 'COMMAND': run at exit, latest first.

@@ -24,9 +24,10 @@ set -eu
 # How long one supervised run may take before the test gives up on it.
 UNOTIFY_TEST_TIMEOUT=${UNOTIFY_TEST_TIMEOUT:-120}
 
+. "$top_srcdir/tests/pids.sh"
+
 TEST_NAME=$(basename "$0" .sh)
 T=
-BG_PIDS=
 TAP_N=0
 TAP_FAILED=
 TAP_PLANNED=
@@ -46,9 +47,7 @@ tap_result() {
 # like `(exit $_rc)` in a trap ends the script before the plan is printed.
 lib_cleanup() {
 	_rc=${1:-$?}
-	for pid in $BG_PIDS; do
-		kill -9 "$pid" 2>/dev/null || true
-	done
+	kill_tracked
 	if [ -n "$T" ]; then
 		rm -rf "$T"
 	fi
@@ -71,10 +70,6 @@ setup_tmp() {
 }
 
 # Remembers a background pid to kill -9 at exit.
-track_pid() {
-	BG_PIDS="$BG_PIDS $1"
-}
-
 # serve NAME ARGS...: `$PROBE serve ARGS` in the background, unsupervised (tracked),
 # its output in $T/NAME.out; returns once it printed "ready".
 serve() {
