@@ -101,10 +101,12 @@ static bool guards_has_net(const struct policy_rule *r)
 }
 
 /*
- * Does r decide where a program's packets may go: an address, port or
- * family condition, or a refusal of a network call? A raw or packet socket
- * sends where no such rule looks (a frame built by the program, sent with
- * no address), so every one of them needs raw-sockets.
+ * Does r decide where a program's packets may go, or where it may receive
+ * them: an address, port or family condition, or a refusal of a network
+ * call? A raw or packet socket sends where no such rule looks (a frame
+ * built by the program, sent with no address), and receives every packet
+ * of its protocol, those for a port no bind may take too; so every one of
+ * them needs raw-sockets.
  */
 static bool guards_decides_destination(const struct policy_rule *r)
 {
@@ -115,7 +117,8 @@ static bool guards_decides_destination(const struct policy_rule *r)
 		return false;
 	for (size_t i = 0; i < r->n_syscalls; i++)
 		if (r->syscalls[i] == SYS_connect || r->syscalls[i] == SYS_sendto ||
-		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg)
+		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg ||
+		    r->syscalls[i] == SYS_bind)
 			return true;
 	return false;
 }

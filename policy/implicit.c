@@ -278,7 +278,8 @@ static const struct implicit_set implicit_sets[] = {
 		"raw-sockets",
 		GUARDS_ADDRESS,
 		"raw, packet and SCTP sockets choose their destination outside the address "
-		"the supervisor reads (IP_HDRINCL, link-layer frames, sctp_connectx)",
+		"the supervisor reads (IP_HDRINCL, link-layer frames, sctp_connectx), and "
+		"raw ones receive for ports no bind took",
 		{
 			{ "socket", "arg0&0xffffffff==17 EPERM" },		     /* AF_PACKET */
 			{ "socket", "arg0&0xffffffff==44 EPERM" },		     /* AF_XDP */

@@ -200,6 +200,8 @@ int enforce_socket_kind(int sock, int *domain, int *type, int *protocol);
 int enforce_socket_proto(int domain, int type, int protocol);
 /* An address as the audit trail shows it (inet:ADDR:PORT, inet6:[ADDR]:PORT, unix:...). */
 void enforce_sockaddr_text(const struct policy_sockaddr *v, char *text, size_t size);
+/* An abstract unix name of len bytes (without its leading NUL), as rules read it. */
+void enforce_view_abstract(const uint8_t *name, size_t len, struct policy_sockaddr *v);
 
 /* Writes an out-parameter into the target's memory; -EFAULT as the kernel would. */
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len);

@@ -18,15 +18,25 @@
  * (shutdown: the listener closes and its port goes). That listener lived
  * for the time between the two reads only, and its audit record says
  * allow, with the refusal's errno.
+ *
+ * Other families bind before a listen, which the kernel refuses on an
+ * unbound socket, but not always by a bind rules saw: an AF_UNIX socket
+ * takes an abstract name of the kernel's (autobind) at a connect or send
+ * with SO_PASSCRED, even one that fails, and a vsock one at connect. So a
+ * unix socket with an abstract name is decided as a bind of that name, and
+ * one of another family (vsock, ...) as a bind of its family. A path name
+ * came from a bind decided then: the kernel never picks one.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 
 #include "enforce-call.h"
 #include "lib/util.h"
@@ -36,6 +46,7 @@ struct listen_state {
 	int sock;                     /* our copy of its socket, -1 */
 	int proto;                    /* POLICY_PROTO_* */
 	struct sockaddr_storage seen; /* bound to, before the listen */
+	socklen_t seen_len;
 	struct policy_sockaddr view;  /* the bind decided */
 	char addr_text[80];
 };
@@ -70,6 +81,7 @@ static int listen_read(struct enforce_call *c, struct listen_state *s)
 	s->proto = enforce_socket_proto(domain, type, protocol);
 	if (getsockname(s->sock, (struct sockaddr *)&s->seen, &len) < 0)
 		return EPERM;
+	s->seen_len = len;
 	return 0;
 }
 
@@ -92,19 +104,41 @@ static int listen_cb_sockaddr(void *userdata, const struct policy_sockaddr **ret
 	return 0;
 }
 
-/* The policy's decision on a bind of the address in ss with port 0 (the kernel's choice). */
-static void listen_decide_bind(struct enforce_call *c, const struct sockaddr_storage *ss,
-			       struct policy_decision *d)
+/*
+ * The bind a listen is, as rules see it, in s->view: false when there is
+ * none to decide (see the top of the file). An IP address is seen with
+ * port 0, the kernel's choice.
+ */
+static bool listen_view(struct listen_state *s, const struct sockaddr_storage *ss, socklen_t len)
+{
+	const uint8_t *name = (const uint8_t *)((const struct sockaddr_un *)ss)->sun_path;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+
+	s->view = (struct policy_sockaddr){ .family = ss->ss_family, .proto = s->proto };
+	switch (ss->ss_family) {
+	case AF_INET:
+		memcpy(s->view.addr, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+		return listen_port(ss) == 0;
+	case AF_INET6:
+		memcpy(s->view.addr, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+		return listen_port(ss) == 0;
+	case AF_UNIX:
+		if (len <= off + 1 || name[0] != '\0')
+			return false; /* unbound (the listen fails) or a path */
+		enforce_view_abstract(name + 1, len - off - 1, &s->view);
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* The policy's decision on the bind in s->view. */
+static void listen_decide_bind(struct enforce_call *c, struct policy_decision *d)
 {
 	struct listen_state *s = c->state;
 	struct policy_call call = { .nr = SYS_bind, .args = { (uint64_t)s->sockfd } };
 	struct policy_args_ops ops = { .sockaddr = listen_cb_sockaddr };
 
-	s->view = (struct policy_sockaddr){ .family = ss->ss_family, .proto = s->proto };
-	if (ss->ss_family == AF_INET)
-		memcpy(s->view.addr, &((const struct sockaddr_in *)ss)->sin_addr, 4);
-	else
-		memcpy(s->view.addr, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
 	enforce_sockaddr_text(&s->view, s->addr_text, sizeof(s->addr_text));
 	c->addr_text = s->addr_text;
 	if (policy_evaluate_args(c->policy, &call, &ops, c, d) < 0)
@@ -123,9 +157,9 @@ static void listen_recheck(struct enforce_call *c, struct policy_decision *d)
 					       .path_consulted = true };
 		return;
 	}
-	if (listen_port(&s->seen) != 0)
-		return; /* bound already (its bind was decided), or no address of IP */
-	listen_decide_bind(c, &s->seen, &bind);
+	if (!listen_view(s, &s->seen, s->seen_len))
+		return; /* bound already by a bind decided then */
+	listen_decide_bind(c, &bind);
 	if (bind.action != POLICY_ALLOW)
 		*d = bind;
 }
@@ -158,10 +192,12 @@ static void listen_perform(struct enforce_call *c, struct unotify_verdict *v)
 		return;
 	}
 	*v = unotify_verdict_value(0);
+	/* Only an IP socket's address can change under us: others stay bound as seen. */
 	if (getsockname(s->sock, (struct sockaddr *)&now, &len) < 0 || listen_port(&now) < 0 ||
 	    !listen_moved(s, &now))
 		return;
-	listen_decide_bind(c, &now, &bind);
+	listen_view(s, &now, len);
+	listen_decide_bind(c, &bind);
 	if (bind.action == POLICY_ALLOW || bind.action == POLICY_LOG)
 		return;
 	shutdown(s->sock, SHUT_RDWR);

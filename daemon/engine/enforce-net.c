@@ -287,14 +287,34 @@ static void net_view_inet6(const struct net_state *s, struct policy_sockaddr *v)
  */
 #define NET_ABSTRACT_NUL '\x01'
 
+void enforce_view_abstract(const uint8_t *name, size_t len, struct policy_sockaddr *v)
+{
+	for (size_t i = 0; i < len && i + 1 < sizeof(v->unix_path); i++)
+		v->unix_path[i] = name[i] ? (char)name[i] : NET_ABSTRACT_NUL;
+	v->unix_abstract = true;
+}
+
 static void net_view_abstract(const struct net_state *s, struct policy_sockaddr *v)
 {
 	size_t off = offsetof(struct sockaddr_un, sun_path) + 1;
-	size_t n = s->alen - off;
 
-	for (size_t i = 0; i < n && i + 1 < sizeof(v->unix_path); i++)
-		v->unix_path[i] = s->addr[off + i] ? (char)s->addr[off + i] : NET_ABSTRACT_NUL;
-	v->unix_abstract = true;
+	enforce_view_abstract(s->addr + off, s->alen - off, v);
+}
+
+/*
+ * bind(2) with the family alone: the kernel's autobind, an abstract name of
+ * five hex digits it picks then. Unknown before, it is seen as five bytes
+ * no pattern spells, so only a pattern that matches every such name (`@*`,
+ * `@?????`) decides it: `deny bind unix=@*` refuses it, `allow bind
+ * unix=@app*` does not let it through, and `deny bind unix=@0*` cannot see
+ * it (unotify.policy(5) says so). A listen on it is decided by its name
+ * (enforce-listen.c).
+ */
+static void net_view_autobind(struct policy_sockaddr *v)
+{
+	static const uint8_t unknown[5] = { 0 };
+
+	enforce_view_abstract(unknown, sizeof(unknown), v);
 }
 
 /* A socket path: resolved as the target when the kernel will look it up. */
@@ -341,8 +361,10 @@ static int net_view_unix(struct enforce_call *c, struct net_state *s, struct pol
 	size_t off = offsetof(struct sockaddr_un, sun_path);
 
 	v->family = AF_UNIX;
+	if (s->alen == off && nr == SYS_bind && s->domain == AF_UNIX)
+		net_view_autobind(v);
 	if (s->alen <= off)
-		return 0; /* unnamed: autobind */
+		return 0; /* the kernel's autobind, or an address too short (EINVAL) */
 	if (s->addr[off] == '\0') {
 		net_view_abstract(s, v);
 		return 0;

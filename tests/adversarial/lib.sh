@@ -435,6 +435,25 @@ daemon_fds_are() {
 	[ "$(daemon_fds)" = "$1" ]
 }
 
+# prints_case NAME WHAT POLICY WANT ARGS...: a case where the attack's ARGS,
+# under $T/POLICY.policy (natively when POLICY is empty), print a first
+# result that begins with WANT (LISTENING..., BLOCKED E...).
+prints_case() {
+	case_begin "$1" "$2"
+	_pol=$3 _want=$4
+	shift 4
+	if [ -n "$_pol" ]; then
+		urun --policy "$T/$_pol.policy" -- "$ATTACK" "$@"
+	else
+		bounded 20 "$ATTACK" "$@"
+	fi
+	if results | grep -q "^$_want"; then
+		case_pass "$(results | head -1)"
+	else
+		case_fail "expected $_want: $(results | head -1) $(printf '%s' "$ERR" | tail -1)"
+	fi
+}
+
 # flood_verdict POLICY: while a flood of silent connections goes on (pid
 # $FLOOD, `attack r10-flood` or alike, its output in $T/flood.out), two
 # registrations by `unotify run --daemon` under POLICY, each running the

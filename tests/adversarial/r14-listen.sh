@@ -23,40 +23,23 @@ printf 'default allow\ndeny bind\n' >"$T/nobind.policy"
 printf 'default allow\nallow bind addr=127.0.0.2\ndeny bind\n' >"$T/only2.policy"
 printf 'default allow\ndeny bind port=0 EADDRNOTAVAIL\n' >"$T/port0.policy"
 
-# listens NAME WHAT POLICY WANT ARGS...: the attack's ARGS under POLICY
-# (natively when POLICY is empty) print WANT (LISTENING... or BLOCKED E...).
-listens() {
-	case_begin "$1" "$2"
-	_pol=$3 _want=$4
-	shift 4
-	if [ -n "$_pol" ]; then
-		urun --policy "$T/$_pol.policy" -- "$ATTACK" "$@"
-	else
-		bounded 20 "$ATTACK" "$@"
-	fi
-	if results | grep -q "^$_want"; then
-		case_pass "$(results | head -1)"
-	else
-		case_fail "expected $_want: $(results | head -1)"
-	fi
-}
 
-listens native "(guard) natively a listen without bind listens on 0.0.0.0" "" \
+prints_case native "(guard) natively a listen without bind listens on 0.0.0.0" "" \
 	"LISTENING 0.0.0.0 port" r14-listen inet
-listens lo-v4 "deny bind addr=127.0.0.1: listen without bind (0.0.0.0)" lo \
+prints_case lo-v4 "deny bind addr=127.0.0.1: listen without bind (0.0.0.0)" lo \
 	"BLOCKED EACCES" r14-listen inet
-listens lo-dual "deny bind addr=127.0.0.1: listen without bind on IPv6 (a dual-stack ::)" lo \
+prints_case lo-dual "deny bind addr=127.0.0.1: listen without bind on IPv6 (a dual-stack ::)" lo \
 	"BLOCKED EACCES" r14-listen inet6
-listens nobind "deny bind: listen without bind" nobind "BLOCKED EPERM" r14-listen inet
-listens only2 "allow bind addr=127.0.0.2, deny bind: listen without bind" only2 \
+prints_case nobind "deny bind: listen without bind" nobind "BLOCKED EPERM" r14-listen inet
+prints_case only2 "allow bind addr=127.0.0.2, deny bind: listen without bind" only2 \
 	"BLOCKED EPERM" r14-listen inet
-listens only2-noport "(guard) allow bind addr=127.0.0.2: bound there without a port, it listens" \
+prints_case only2-noport "(guard) allow bind addr=127.0.0.2: bound there without a port, it listens" \
 	only2 "LISTENING 127.0.0.2 port" r14-listen-at 127.0.0.2 0
-listens lo-other "(guard) deny bind addr=127.0.0.1: bound to 127.0.0.2 without a port, it listens" \
+prints_case lo-other "(guard) deny bind addr=127.0.0.1: bound to 127.0.0.2 without a port, it listens" \
 	lo "LISTENING 127.0.0.2 port" r14-listen-at 127.0.0.2 0
-listens port0 "deny bind port=0: listen without bind (a port of the kernel's choice)" port0 \
+prints_case port0 "deny bind port=0: listen without bind (a port of the kernel's choice)" port0 \
 	"BLOCKED EADDRNOTAVAIL" r14-listen inet
-listens port0-bound "(guard) deny bind port=0: bound to a port, it listens" port0 \
+prints_case port0-bound "(guard) deny bind port=0: bound to a port, it listens" port0 \
 	"LISTENING 127.0.0.2 port $PORT" r14-listen-at 127.0.0.2 "$PORT"
 
 case_begin daemon "unotifyd, deny bind addr=127.0.0.1: listen without bind; bound, it listens"

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Round 15: a unix socket named by the kernel, not by a bind a rule saw
+ * (r15-unseen-binds.sh). With SO_PASSCRED set, a connect autobinds the
+ * socket to an abstract name of five hex digits, even a connect that fails;
+ * a bind of the family alone does the same. Either way the program may then
+ * listen there and accept connections, past `deny bind`. And a raw socket
+ * receives the datagrams of every port, those no bind may take.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "attack.h"
+
+/* The abstract name fd has, "@" and its bytes, or "" when it has none. */
+static void abstract_name(int fd, char *out, size_t size)
+{
+	struct sockaddr_un un = { 0 };
+	socklen_t len = sizeof(un);
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+
+	*out = '\0';
+	if (getsockname(fd, (struct sockaddr *)&un, &len) < 0 || len <= off + 1 ||
+	    un.sun_path[0] != '\0')
+		return;
+	snprintf(out, size, "@%.*s", (int)(len - off - 1), un.sun_path + 1);
+}
+
+/* The name fd was given, by a connect with SO_PASSCRED to a name nobody listens at. */
+static int autobind_by_connect(int fd)
+{
+	struct sockaddr_un none = { .sun_family = AF_UNIX };
+	int one = 1;
+
+	snprintf(none.sun_path + 1, sizeof(none.sun_path) - 1, "unotify-nobody-%d", (int)getpid());
+	if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
+		return setup_failed("SO_PASSCRED", errno);
+	if (connect(fd, (struct sockaddr *)&none,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				strlen(none.sun_path + 1))) == 0)
+		return setup_failed("connect", EISCONN);
+	return 0;
+}
+
+/* A client connects to name and is accepted on fd: the program offers a service there. */
+static int serves(int fd, const char *name)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	size_t n = strlen(name + 1);
+	int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), conn;
+
+	memcpy(un.sun_path + 1, name + 1, n);
+	if (client < 0 ||
+	    connect(client, (struct sockaddr *)&un,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) < 0)
+		return setup_failed("client connect", errno);
+	conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+	if (conn < 0)
+		return blocked(errno);
+	result("LISTENING %s accepted", name);
+	close(conn);
+	close(client);
+	return 0;
+}
+
+/*
+ * bind to the abstract name given, or with the family alone (the kernel's
+ * autobind) when NULL: 0, or -1 when refused (BLOCKED printed).
+ */
+static int bind_abstract(int fd, const char *name)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	size_t n = name ? strnlen(name, sizeof(un.sun_path) - 1) : 0;
+
+	if (name)
+		memcpy(un.sun_path + 1, name, n);
+	if (bind(fd, (struct sockaddr *)&un,
+		 (socklen_t)(name ? offsetof(struct sockaddr_un, sun_path) + 1 + n
+				  : sizeof(sa_family_t))) < 0) {
+		blocked(errno);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * r15-unix-autobind connect|bind|name NAME: a stream socket named by the
+ * kernel (a failed connect with SO_PASSCRED, or a bind of the family
+ * alone), or bound to the abstract NAME, then a listen on it and an accept
+ * of a connection to that name.
+ */
+static int cmd_r15_unix_autobind(int argc, char **argv)
+{
+	bool by_connect = argc == 1 && strcmp(argv[0], "connect") == 0;
+	bool by_bind = argc == 1 && strcmp(argv[0], "bind") == 0;
+	bool by_name = argc == 2 && strcmp(argv[0], "name") == 0;
+	char name[128];
+	int fd, r;
+
+	if (!by_connect && !by_bind && !by_name)
+		return 2;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return setup_failed("socket", errno);
+	r = by_connect ? autobind_by_connect(fd) : bind_abstract(fd, by_name ? argv[1] : NULL);
+	if (r)
+		return r < 0 ? 0 : r;
+	abstract_name(fd, name, sizeof(name));
+	if (!*name)
+		return setup_failed("autobind", ENOENT);
+	if (listen(fd, 1) < 0)
+		return blocked(errno);
+	return serves(fd, name);
+}
+
+/* A UDP datagram to 127.0.0.1 port, from an unbound socket; 0 or an errno. */
+static int udp_to_loopback(uint16_t port)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (sendto(fd, "x", 1, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * r15-raw-recv PORT: a raw socket of UDP reads a datagram sent to 127.0.0.1
+ * PORT, a port no socket of the program was let bind: RECEIVED port PORT.
+ */
+static int cmd_r15_raw_recv(int argc, char **argv)
+{
+	struct timeval limit = { .tv_sec = 2 };
+	uint8_t pkt[256];
+	int fd, err;
+	uint16_t port;
+
+	if (argc != 1)
+		return 2;
+	port = (uint16_t)atoi(argv[0]);
+	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (fd < 0)
+		return blocked(errno);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit)) < 0)
+		return setup_failed("SO_RCVTIMEO", errno);
+	err = udp_to_loopback(port);
+	if (err)
+		return setup_failed("sendto", err);
+	for (;;) {
+		ssize_t n = recv(fd, pkt, sizeof(pkt), 0);
+		size_t ihl;
+
+		if (n < 0)
+			return setup_failed("recv", errno);
+		ihl = (size_t)(pkt[0] & 0xf) * 4;
+		if ((size_t)n >= ihl + 8 && (pkt[ihl + 2] << 8 | pkt[ihl + 3]) == port) {
+			result("RECEIVED port %u", port);
+			return 0;
+		}
+	}
+}
+
+const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-raw-recv", "PORT  a raw socket reads a datagram for PORT", cmd_r15_raw_recv },
+	{ "r15-unix-autobind", "connect|bind|name NAME  listen at a unix name the kernel picked",
+	  cmd_r15_unix_autobind },
+	{ NULL, NULL, NULL },
+};

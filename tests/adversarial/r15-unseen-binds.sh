@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Round 15, a unix socket named by the kernel (found by round 14's review).
+# With SO_PASSCRED set, a connect autobinds a unix socket to an abstract
+# name of five hex digits, even a connect that fails; a bind of the family
+# alone (addrlen 2) does the same. Under `deny bind` and `deny bind
+# family=unix`, a program named a stream socket so, listened there and
+# accepted a connection: a service no bind rule saw, in run and under
+# unotifyd; `deny bind unix=@*` let the bind of the family alone through,
+# as its name is none. Now a listen on a socket with an abstract name is
+# decided as a bind of that name, and a bind of the family alone as one of
+# a name only `*` and `?` match. The forbidden effect: LISTENING (a
+# connection to the name was accepted). Guards: natively both work; a bind
+# of an abstract name the rules allow still listens. Also: a raw socket
+# receives the datagrams of every port; under `deny bind` it was let open.
+# Now a refusal of bind brings the raw-sockets set (RECEIVED).
+
+. "$top_srcdir/tests/adversarial/lib.sh"
+setup_tmp
+
+printf 'default allow\ndeny bind\n' >"$T/nobind.policy"
+printf 'default allow\ndeny bind family=unix EACCES\n' >"$T/nounix.policy"
+printf 'default allow\ndeny bind unix=@* EACCES\n' >"$T/noabstract.policy"
+printf 'default allow\nallow bind unix=@app*\ndeny bind family=unix EACCES\n' >"$T/onlyapp.policy"
+
+
+prints_case native-connect "(guard) natively: named by a failed connect with SO_PASSCRED, it serves" "" \
+	"LISTENING @" r15-unix-autobind connect
+prints_case native-bind "(guard) natively: named by a bind of the family alone, it serves" "" \
+	"LISTENING @" r15-unix-autobind bind
+prints_case nobind-connect "deny bind: named by a failed connect with SO_PASSCRED, then listen" nobind \
+	"BLOCKED EPERM" r15-unix-autobind connect
+prints_case nounix-connect "deny bind family=unix: named by a failed connect, then listen" nounix \
+	"BLOCKED EACCES" r15-unix-autobind connect
+prints_case nounix-bind "deny bind family=unix: a bind of the family alone" nounix \
+	"BLOCKED EACCES" r15-unix-autobind bind
+prints_case noabstract-bind "deny bind unix=@*: a bind of the family alone (an abstract name)" \
+	noabstract "BLOCKED EACCES" r15-unix-autobind bind
+prints_case noabstract-connect "deny bind unix=@*: named by a failed connect, then listen" \
+	noabstract "BLOCKED EACCES" r15-unix-autobind connect
+prints_case onlyapp-bind "allow bind unix=@app*, deny the rest: a bind of the family alone" \
+	onlyapp "BLOCKED EACCES" r15-unix-autobind bind
+
+prints_case onlyapp-name "(guard) allow bind unix=@app*: a bind of @app-NAME listens and serves" \
+	onlyapp "LISTENING @app-$$ accepted" r15-unix-autobind name "app-$$"
+prints_case onlyapp-other "allow bind unix=@app*: a bind of another abstract name" \
+	onlyapp "BLOCKED EACCES" r15-unix-autobind name "other-$$"
+
+PORT=$((20000 + $$ % 20000))
+prints_case native-raw "(guard) natively: a raw socket of UDP reads a datagram for port $PORT" "" \
+	"RECEIVED port $PORT" r15-raw-recv "$PORT"
+prints_case nobind-raw "deny bind: a raw socket of UDP reads a datagram for port $PORT" nobind \
+	"BLOCKED EPERM" r15-raw-recv "$PORT"
+
+case_begin daemon "unotifyd, deny bind family=unix: named by a failed connect, then listen"
+mkdir -p "$T/policies"
+cp "$T/nounix.policy" "$T/policies/nounix.policy"
+start_daemon
+bounded 20 "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name nounix -- \
+	"$ATTACK" r15-unix-autobind connect
+if [ "$(results | head -1)" = "BLOCKED EACCES" ]; then
+	case_pass "BLOCKED EACCES"
+else
+	case_fail "$(results | head -1) ($(tail -3 "$T/d.err" | tr '\n' ' '))"
+fi
+finish
