@@ -192,9 +192,12 @@ static int moves_name(const struct policy *p, const char *from, const char *to,
 static bool moves_pattern_loses(const struct policy_move_pattern *m, const char *from,
 				const char *to)
 {
-	/* unix=: a connect to the socket by its new name; never a tree. */
-	if (m->is_unix)
-		return policy_glob_match(m->pattern, from) && !policy_glob_match(m->pattern, to);
+	/*
+	 * unix=: a connect to the socket by its new name, or by the name it
+	 * has once its directory moved (rename /run/app /tmp/x: /tmp/x/s.sock).
+	 */
+	if (m->is_unix && policy_glob_match(m->pattern, from) && !policy_glob_match(m->pattern, to))
+		return true;
 	return glob_tells_apart_beneath(m->pattern, from, to);
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Round 15: a unix socket named by the kernel, not by a bind a rule saw
- * (r15-unseen-binds.sh). With SO_PASSCRED set, a connect autobinds the
+ * (r15-sockets.sh). With SO_PASSCRED set, a connect autobinds the
  * socket to an abstract name of five hex digits, even a connect that fails;
  * a bind of the family alone does the same. Either way the program may then
  * listen there and accept connections, past `deny bind`. And a raw socket
- * receives the datagrams of every port, those no bind may take.
+ * receives the datagrams of every port, those no bind may take. And a
+ * rule on a socket's path did not follow the socket when its directory
+ * was renamed.
  */
 #include "config.h"
 
@@ -177,7 +179,35 @@ static int cmd_r15_raw_recv(int argc, char **argv)
 	}
 }
 
+/*
+ * r15-unix-move DIR|- ASIDE NAME: renames DIR to ASIDE (not with -), then
+ * connects to ASIDE/NAME, the socket DIR/NAME under its new name: REACHED (connected,
+ * or refused by the socket itself: ECONNREFUSED, nobody listens), or
+ * BLOCKED errno (the rename, or the connect).
+ */
+static int cmd_r15_unix_move(int argc, char **argv)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (argc != 3 || (size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", argv[1],
+					  argv[2]) >= sizeof(sa.sun_path))
+		return 2;
+	if (strcmp(argv[0], "-") != 0 && rename(argv[0], argv[1]) < 0)
+		return blocked(errno);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return setup_failed("socket", errno);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == ECONNREFUSED) {
+		result("REACHED %s", sa.sun_path);
+		return 0;
+	}
+	return blocked(errno);
+}
+
 const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-unix-move", "DIR ASIDE NAME  connect to DIR/NAME once DIR is renamed ASIDE",
+	  cmd_r15_unix_move },
 	{ "r15-raw-recv", "PORT  a raw socket reads a datagram for PORT", cmd_r15_raw_recv },
 	{ "r15-unix-autobind", "connect|bind|name NAME  listen at a unix name the kernel picked",
 	  cmd_r15_unix_autobind },

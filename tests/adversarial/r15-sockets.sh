@@ -13,7 +13,10 @@
 # connection to the name was accepted). Guards: natively both work; a bind
 # of an abstract name the rules allow still listens. Also: a raw socket
 # receives the datagrams of every port; under `deny bind` it was let open.
-# Now a refusal of bind brings the raw-sockets set (RECEIVED).
+# Now a refusal of bind brings the raw-sockets set (RECEIVED). And under
+# `deny connect unix=DIR/s.sock` the program renamed DIR and connected by
+# the socket's new name: a socket path's directories are now protected
+# names, as a file path's are (REACHED).
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 setup_tmp
@@ -51,6 +54,24 @@ prints_case native-raw "(guard) natively: a raw socket of UDP reads a datagram f
 	"RECEIVED port $PORT" r15-raw-recv "$PORT"
 prints_case nobind-raw "deny bind: a raw socket of UDP reads a datagram for port $PORT" nobind \
 	"BLOCKED EPERM" r15-raw-recv "$PORT"
+
+# A socket file nobody listens on: a connect that reaches it is refused by
+# the socket itself (ECONNREFUSED), one the policy stops by the rule.
+mk_socket() {
+	rm -rf "$T/$1" "$T/$1.aside"
+	mkdir -p "$T/$1"
+	bounded 20 "$ATTACK" r11-unix-bind "$T/$1/s.sock"
+	[ "$(results | head -1)" = "BOUND $T/$1/s.sock" ] || fail "no socket: $(results)"
+}
+printf 'default allow\ndeny connect unix=%s/app/s.sock EACCES\n' "$T" >"$T/sock.policy"
+mk_socket app
+prints_case native-move "(guard) natively: the socket reached by its directory's new name" "" \
+	"REACHED $T/app.aside/s.sock" r15-unix-move "$T/app" "$T/app.aside" s.sock
+mk_socket app
+prints_case sock-direct "(guard) deny connect unix=DIR/s.sock: a connect to it" sock \
+	"BLOCKED EACCES" r15-unix-move - "$T/app" s.sock
+prints_case sock-move "deny connect unix=DIR/s.sock: DIR renamed, then a connect by the new name" \
+	sock "BLOCKED EXDEV" r15-unix-move "$T/app" "$T/app.aside" s.sock
 
 case_begin daemon "unotifyd, deny bind family=unix: named by a failed connect, then listen"
 mkdir -p "$T/policies"
