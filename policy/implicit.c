@@ -95,6 +95,25 @@ static const struct implicit_set implicit_sets[] = {
 	},
 	{
 		/*
+		 * fixed-view's mount calls again, for the file categories
+		 * without path= too: an overlayfs mount empties its workdir's
+		 * "work" (in a user namespace of its own, by any user), a
+		 * disk's mount and unmount write its superblock. Namespaces
+		 * alone write nothing: they stay fixed-view's.
+		 */
+		"mounts",
+		GUARDS_FILES,
+		"a mount or an unmount writes to the file system it mounts (overlayfs empties "
+		"its workdir's 'work', a disk's superblock is written) with none of the calls "
+		"the file rules decide",
+		{
+			{ "mount umount umount2 move_mount open_tree fsopen fsconfig fsmount fspick "
+			  "mount_setattr open_tree_attr",
+			  "EPERM" },
+		},
+	},
+	{
+		/*
 		 * XFS has the same as ioctls of any descriptor on it (by
 		 * number, of any size: their compat forms are smaller):
 		 * OPEN_BY_HANDLE (107), READLINK_BY_HANDLE (108),

@@ -131,7 +131,7 @@ struct policy_rule {
 };
 
 /* The implicit rule sets (implicit.c) and where one was turned off. */
-#define POLICY_IMPLICIT_SETS 18
+#define POLICY_IMPLICIT_SETS 19
 
 /* What a set guards: it is added when the policy has such rules. */
 #define GUARDS_PATHS   (1u << 0) /* path= or unix=/path */

@@ -7,19 +7,23 @@
  * listen there and accept connections, past `deny bind`. And a raw socket
  * receives the datagrams of every port, those no bind may take. And a
  * rule on a socket's path did not follow the socket when its directory
- * was renamed.
+ * was renamed. Not sockets: an overlayfs mount writes where no file call
+ * does, past a file category without path= (r15-mounts.sh).
  */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -205,7 +209,32 @@ static int cmd_r15_unix_move(int argc, char **argv)
 	return blocked(errno);
 }
 
+/*
+ * r15-overlay DIR: in a mount namespace of its own, mounts overlayfs from
+ * DIR/lower, DIR/upper and DIR/work on DIR/m. The kernel then empties
+ * DIR/work/work, a write no file call made: MOUNTED, or BLOCKED errno.
+ */
+static int cmd_r15_overlay(int argc, char **argv)
+{
+	char opts[3 * PATH_MAX], target[PATH_MAX];
+
+	if (argc != 1 ||
+	    (size_t)snprintf(opts, sizeof(opts), "lowerdir=%s/lower,upperdir=%s/upper,workdir=%s/work",
+			     argv[0], argv[0], argv[0]) >= sizeof(opts) ||
+	    (size_t)snprintf(target, sizeof(target), "%s/m", argv[0]) >= sizeof(target))
+		return 2;
+	if (unshare(CLONE_NEWNS) < 0)
+		return setup_failed("unshare", errno);
+	/* Our mounts stay ours: none propagates to the namespace we left. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("overlay", target, "overlay", 0, opts) < 0)
+		return blocked(errno);
+	result("MOUNTED %s", target);
+	return 0;
+}
+
 const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-overlay", "DIR  mount overlayfs of DIR/{lower,upper,work} on DIR/m", cmd_r15_overlay },
 	{ "r15-unix-move", "DIR ASIDE NAME  connect to DIR/NAME once DIR is renamed ASIDE",
 	  cmd_r15_unix_move },
 	{ "r15-raw-recv", "PORT  a raw socket reads a datagram for PORT", cmd_r15_raw_recv },
