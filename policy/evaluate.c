@@ -56,7 +56,7 @@ struct eval_ctx {
  * the result is the 64-bit unsigned comparison, which the test suite checks
  * by running the generated BPF.)
  */
-static bool evaluate_cond(const struct policy_cond *c, const uint64_t *args)
+bool policy_cond_holds(const struct policy_cond *c, const uint64_t *args)
 {
 	uint64_t a = args[c->arg];
 
@@ -268,7 +268,7 @@ static int evaluate_rule(struct eval_ctx *x, const struct policy_rule *r)
 	const uint64_t *args = x->call->args;
 
 	for (size_t i = 0; i < r->n_conds; i++)
-		if (!evaluate_cond(&r->conds[i], args))
+		if (!policy_cond_holds(&r->conds[i], args))
 			return 0;
 	if ((x->fsrc == FLAGS_REG || x->fsrc == FLAGS_CONST) &&
 	    (r->n_fconds || (roles & ENTRY_ROLES)) &&

@@ -100,6 +100,11 @@ static bool guards_has_net(const struct policy_rule *r)
 	return false;
 }
 
+/* The calls whose refusal decides where packets go or are received (guards_decides_destination). */
+static const int destination_calls[] = {
+	SYS_connect, SYS_sendto, SYS_sendmsg, SYS_sendmmsg, SYS_bind,
+};
+
 /*
  * Does r decide where a program's packets may go, or where it may receive
  * them: an address, port or family condition, or a refusal of a network
@@ -116,9 +121,7 @@ static bool guards_decides_destination(const struct policy_rule *r)
 	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || r->net.n_unix)
 		return false;
 	for (size_t i = 0; i < r->n_syscalls; i++)
-		if (r->syscalls[i] == SYS_connect || r->syscalls[i] == SYS_sendto ||
-		    r->syscalls[i] == SYS_sendmsg || r->syscalls[i] == SYS_sendmmsg ||
-		    r->syscalls[i] == SYS_bind)
+		if (guards_in(destination_calls, ARRAY_SIZE(destination_calls), r->syscalls[i]))
 			return true;
 	return false;
 }
@@ -197,10 +200,56 @@ static bool guards_default_reaches(const struct policy *p, const int *calls, siz
 	return false;
 }
 
+/* socket(2)'s arguments for a raw, packet, XDP, SOCK_PACKET and SCTP socket: raw-sockets' kinds. */
+static const uint64_t raw_socket_args[][3] = {
+	{ 17, 3, 0 }, { 17, 2, 0 },	 /* AF_PACKET */
+	{ 44, 3, 0 },			 /* AF_XDP */
+	{ 2, 3, 255 }, { 10, 3, 58 },	 /* INET and INET6 RAW */
+	{ 2, 10, 0 },			 /* SOCK_PACKET */
+	{ 2, 5, 132 }, { 10, 5, 132 },	 /* SCTP, one-to-many */
+	{ 2, 1, 132 }, { 10, 1, 132 },	 /* SCTP, one-to-one */
+};
+
+/* Do the author's rules (first match, then the default) let socket(args) run? */
+static bool guards_socket_runs(const struct policy *p, const uint64_t args[3])
+{
+	const uint64_t all[6] = { args[0], args[1], args[2] };
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+		bool names = false, holds = true;
+
+		for (size_t e = 0; !r->implicit && e < r->n_syscalls; e++)
+			names |= r->syscalls[e] == SYS_socket;
+		for (size_t k = 0; names && k < r->n_conds; k++)
+			holds &= policy_cond_holds(&r->conds[k], all);
+		if (names && holds)
+			return r->action == POLICY_ALLOW || r->action == POLICY_LOG;
+	}
+	return p->def.action == POLICY_ALLOW || p->def.action == POLICY_LOG;
+}
+
+/*
+ * A default that refuses a connect, send or bind decides where packets go
+ * and are received, as a refusal of the author's does: raw-sockets, where
+ * the rules let some raw kind of socket be made.
+ */
+static bool guards_default_decides_destination(const struct policy *p)
+{
+	if (p->def.action == POLICY_LOG ||
+	    !guards_default_reaches(p, destination_calls, ARRAY_SIZE(destination_calls)))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(raw_socket_args); i++)
+		if (guards_socket_runs(p, raw_socket_args[i]))
+			return true;
+	return false;
+}
+
 unsigned int implicit_default_guards(const struct policy *p)
 {
 	if (p->def.action == POLICY_ALLOW)
 		return 0;
 	return (guards_default_reaches(p, uring_calls, ARRAY_SIZE(uring_calls)) ? GUARDS_URING : 0) |
-	       (guards_default_reaches(p, aio_calls, ARRAY_SIZE(aio_calls)) ? GUARDS_AIO : 0);
+	       (guards_default_reaches(p, aio_calls, ARRAY_SIZE(aio_calls)) ? GUARDS_AIO : 0) |
+	       (guards_default_decides_destination(p) ? GUARDS_ADDRESS : 0);
 }

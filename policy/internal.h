@@ -146,8 +146,9 @@ struct policy_rule {
 unsigned int implicit_rule_guards(const struct policy_rule *r);
 /*
  * GUARDS_URING and GUARDS_AIO where the default refuses some call io_uring
- * or io_submit performs: one no rule of the author's lets run whatever its
- * arguments (implicit-guards.c).
+ * or io_submit performs, GUARDS_ADDRESS where it refuses a connect, send or
+ * bind: one no rule of the author's lets run whatever its arguments
+ * (implicit-guards.c).
  */
 unsigned int implicit_default_guards(const struct policy *p);
 /* Warnings on calls made another way, which no filter sees (check-calls.c): 0 or -ENOMEM. */
@@ -365,6 +366,8 @@ unsigned int kform_entry_paths(const struct policy_rule *r, size_t entry,
 /* Must one of those paths match (a restrictive rule), or every one? */
 bool kform_any_path(const struct policy_rule *r, size_t entry);
 void kform_build(const struct policy_rule *r, size_t entry, struct kform *ret);
+/* evaluate.c: does a register condition hold for these arguments (as the filter compares)? */
+bool policy_cond_holds(const struct policy_cond *c, const uint64_t *args);
 /* kform_build's kind only, for rule index i and syscall nr (KF_FALSE when i does not name nr). */
 enum kform_kind kform_kind_of(const struct policy *p, size_t i, int nr);
 

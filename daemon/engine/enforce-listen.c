@@ -25,11 +25,18 @@
  * with SO_PASSCRED, even one that fails, and a vsock one at connect. So a
  * unix socket with an abstract name is decided as a bind of that name, and
  * one of another family (vsock, ...) as a bind of its family. A path name
- * came from a bind decided then: the kernel never picks one.
+ * came from a bind decided then: the kernel never picks one. A unix or
+ * vsock socket seen unbound gets the kernel's EINVAL at once, with no
+ * listen: another thread could autobind it (a connect) before the listen,
+ * which would then listen at a name no one decided. Only stream and
+ * seqpacket sockets listen; the others get the kernel's answer, as an
+ * O_PATH descriptor does (EBADF).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/vm_sockets.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -45,6 +52,8 @@ struct listen_state {
 	int sockfd, backlog;          /* the target's arguments */
 	int sock;                     /* our copy of its socket, -1 */
 	int proto;                    /* POLICY_PROTO_* */
+	int type;                     /* SOCK_* */
+	int answer;                   /* an errno to answer without a listen, or 0 */
 	struct sockaddr_storage seen; /* bound to, before the listen */
 	socklen_t seen_len;
 	struct policy_sockaddr view;  /* the bind decided */
@@ -75,10 +84,14 @@ static int listen_read(struct enforce_call *c, struct listen_state *s)
 	s->sock = unotify_target_getfd(t, s->sockfd);
 	if (s->sock < 0)
 		return s->sock == -EBADF || s->sock == -ENOENT ? -s->sock : EPERM;
+	r = fcntl(s->sock, F_GETFL);
+	if (r < 0 || (r & O_PATH))
+		return EBADF; /* as listen(2) on an O_PATH descriptor */
 	r = enforce_socket_kind(s->sock, &domain, &type, &protocol);
 	if (r < 0)
 		return -r;
 	s->proto = enforce_socket_proto(domain, type, protocol);
+	s->type = type;
 	if (getsockname(s->sock, (struct sockaddr *)&s->seen, &len) < 0)
 		return EPERM;
 	s->seen_len = len;
@@ -104,6 +117,15 @@ static int listen_cb_sockaddr(void *userdata, const struct policy_sockaddr **ret
 	return 0;
 }
 
+/* Is a socket of a family the kernel autobinds at connect (unix, vsock) unbound? */
+static bool listen_unbound(const struct sockaddr_storage *ss, socklen_t len)
+{
+	if (ss->ss_family == AF_UNIX)
+		return len <= offsetof(struct sockaddr_un, sun_path);
+	return ss->ss_family == AF_VSOCK &&
+	       ((const struct sockaddr_vm *)ss)->svm_port == VMADDR_PORT_ANY;
+}
+
 /*
  * The bind a listen is, as rules see it, in s->view: false when there is
  * none to decide (see the top of the file). An IP address is seen with
@@ -124,7 +146,7 @@ static bool listen_view(struct listen_state *s, const struct sockaddr_storage *s
 		return listen_port(ss) == 0;
 	case AF_UNIX:
 		if (len <= off + 1 || name[0] != '\0')
-			return false; /* unbound (the listen fails) or a path */
+			return false; /* a path */
 		enforce_view_abstract(name + 1, len - off - 1, &s->view);
 		return true;
 	default:
@@ -157,6 +179,12 @@ static void listen_recheck(struct enforce_call *c, struct policy_decision *d)
 					       .path_consulted = true };
 		return;
 	}
+	if (s->type != SOCK_STREAM && s->type != SOCK_SEQPACKET)
+		return; /* no listen: the kernel says why (EOPNOTSUPP) */
+	if (listen_unbound(&s->seen, s->seen_len)) {
+		s->answer = EINVAL;
+		return;
+	}
 	if (!listen_view(s, &s->seen, s->seen_len))
 		return; /* bound already by a bind decided then */
 	listen_decide_bind(c, &bind);
@@ -187,6 +215,10 @@ static void listen_perform(struct enforce_call *c, struct unotify_verdict *v)
 	socklen_t len = sizeof(now);
 	struct policy_decision bind;
 
+	if (s->answer) {
+		enforce_verdict_errno(v, s->answer);
+		return;
+	}
 	if (listen(s->sock, s->backlog) < 0) {
 		enforce_verdict_errno(v, errno);
 		return;

@@ -14,8 +14,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,6 +83,55 @@ static int serves(int fd, const char *name)
 	close(conn);
 	close(client);
 	return 0;
+}
+
+struct race_arg {
+	int fd;
+	unsigned long delay;
+};
+
+/* The other thread: after a spin of its own length, the connect that autobinds. */
+static void *race_autobind(void *p)
+{
+	const struct race_arg *a = p;
+
+	for (volatile unsigned long i = 0; i < a->delay; i++)
+		;
+	autobind_by_connect(a->fd);
+	return NULL;
+}
+
+/*
+ * r15-listen-race TRIES: a listen on a unix socket never bound, while
+ * another thread autobinds it (a failed connect with SO_PASSCRED), each
+ * try with another delay: the listen must never run at a name no bind
+ * rule decided. LISTENING (a connection accepted), or BLOCKED with the
+ * last try's errno.
+ */
+static int cmd_r15_listen_race(int argc, char **argv)
+{
+	int tries = argc == 1 ? atoi(argv[0]) : 0, err = 0;
+
+	if (tries <= 0)
+		return 2;
+	for (int i = 0; i < tries; i++) {
+		struct race_arg a = { .delay = (unsigned long)(i * 7919) % 20000 };
+		pthread_t th;
+		char name[128];
+		int one = 1;
+
+		a.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (a.fd < 0 || setsockopt(a.fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
+		    pthread_create(&th, NULL, race_autobind, &a) != 0)
+			return setup_failed("socket", errno);
+		err = listen(a.fd, 1) < 0 ? errno : 0;
+		pthread_join(th, NULL);
+		abstract_name(a.fd, name, sizeof(name));
+		if (!err && *name)
+			return serves(a.fd, name);
+		close(a.fd);
+	}
+	return blocked(err);
 }
 
 /*
@@ -233,7 +285,41 @@ static int cmd_r15_overlay(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r15-listen-errno udp|opath|unix|netlink: a listen the kernel refuses (a
+ * datagram socket, an O_PATH descriptor, a unix socket never bound, a
+ * netlink socket): ERRNO E..., its answer, or LISTENING.
+ */
+static int cmd_r15_listen_errno(int argc, char **argv)
+{
+	int fd = -1;
+
+	if (argc != 1)
+		return 2;
+	if (strcmp(argv[0], "udp") == 0)
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	else if (strcmp(argv[0], "opath") == 0)
+		fd = open("/", O_PATH | O_CLOEXEC);
+	else if (strcmp(argv[0], "unix") == 0)
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	else if (strcmp(argv[0], "netlink") == 0)
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	else
+		return 2;
+	if (fd < 0)
+		return setup_failed(argv[0], errno);
+	if (listen(fd, 1) == 0)
+		result("LISTENING");
+	else
+		result("ERRNO %s", errname(errno));
+	return 0;
+}
+
 const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-listen-errno", "udp|opath|unix|netlink  a listen the kernel refuses: its errno",
+	  cmd_r15_listen_errno },
+	{ "r15-listen-race", "TRIES  listen on a unix socket while a thread autobinds it",
+	  cmd_r15_listen_race },
 	{ "r15-overlay", "DIR  mount overlayfs of DIR/{lower,upper,work} on DIR/m", cmd_r15_overlay },
 	{ "r15-unix-move", "DIR ASIDE NAME  connect to DIR/NAME once DIR is renamed ASIDE",
 	  cmd_r15_unix_move },

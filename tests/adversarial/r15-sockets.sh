@@ -16,7 +16,11 @@
 # Now a refusal of bind brings the raw-sockets set (RECEIVED). And under
 # `deny connect unix=DIR/s.sock` the program renamed DIR and connected by
 # the socket's new name: a socket path's directories are now protected
-# names, as a file path's are (REACHED).
+# names, as a file path's are (REACHED). Found by this round's review: a
+# listen raced by a thread that autobinds the socket listened at a name
+# no one decided (now an unbound unix socket gets EINVAL with no listen);
+# a policy whose default alone refused bind left raw sockets; and a listen
+# the kernel refuses got EPERM where the kernel says otherwise.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
 setup_tmp
@@ -72,6 +76,24 @@ prints_case sock-direct "(guard) deny connect unix=DIR/s.sock: a connect to it" 
 	"BLOCKED EACCES" r15-unix-move - "$T/app" s.sock
 prints_case sock-move "deny connect unix=DIR/s.sock: DIR renamed, then a connect by the new name" \
 	sock "BLOCKED EXDEV" r15-unix-move "$T/app" "$T/app.aside" s.sock
+
+prints_case race-nounix "deny bind family=unix: a listen while another thread autobinds the socket" \
+	nounix "BLOCKED E" r15-listen-race 2000
+prints_case race-nobind "deny bind: a listen while another thread autobinds the socket" \
+	nobind "BLOCKED E" r15-listen-race 2000
+
+# A client's allow-list: binds refused by the default alone.
+printf '%s\n' 'allow @default @basic-io @file-system @signal @io-event @ipc' \
+	'allow socket connect sendto recvfrom recvmsg sendmsg getsockname setsockopt getsockopt' \
+	'allow uname ioctl prctl' 'default deny EPERM' >"$T/client.policy"
+prints_case client-raw "an allow-list without bind: a raw socket of UDP reads a datagram" client \
+	"BLOCKED EPERM" r15-raw-recv "$PORT"
+
+# A listen the kernel refuses gets the kernel's errno where listen is decided.
+for kind in udp:EOPNOTSUPP opath:EBADF unix:EINVAL netlink:EOPNOTSUPP; do
+	prints_case "errno-${kind%%:*}" "deny bind: a listen on ${kind%%:*}: the kernel's ${kind#*:}" \
+		nobind "ERRNO ${kind#*:}" r15-listen-errno "${kind%%:*}"
+done
 
 case_begin daemon "unotifyd, deny bind family=unix: named by a failed connect, then listen"
 mkdir -p "$T/policies"
