@@ -154,11 +154,17 @@ static bool listen_view(struct listen_state *s, const struct sockaddr_storage *s
 	}
 }
 
-/* The policy's decision on the bind in s->view. */
+/*
+ * The policy's decision on the bind in s->view, as a bind(2) of the
+ * socket's name would be called: its descriptor, no address in memory
+ * (every rule on it reads s->view), and the name's length, for a rule on
+ * the register (an OCI profile's `bind arg2 == 16`).
+ */
 static void listen_decide_bind(struct enforce_call *c, struct policy_decision *d)
 {
 	struct listen_state *s = c->state;
-	struct policy_call call = { .nr = SYS_bind, .args = { (uint64_t)s->sockfd } };
+	struct policy_call call = { .nr = SYS_bind,
+				    .args = { (uint64_t)s->sockfd, 0, (uint64_t)s->seen_len } };
 	struct policy_args_ops ops = { .sockaddr = listen_cb_sockaddr };
 
 	enforce_sockaddr_text(&s->view, s->addr_text, sizeof(s->addr_text));

@@ -42,6 +42,14 @@ prints_case port0 "deny bind port=0: listen without bind (a port of the kernel's
 prints_case port0-bound "(guard) deny bind port=0: bound to a port, it listens" port0 \
 	"LISTENING 127.0.0.2 port $PORT" r14-listen-at 127.0.0.2 "$PORT"
 
+# A rule on bind's registers (as OCI profiles write them) sees the
+# name's length: 16 for IPv4, 28 for IPv6 (round 15: it saw 0).
+printf 'default allow\ndeny bind arg2&0xffffffff==16 EACCES\n' >"$T/reg.policy"
+prints_case reg-v4 "deny bind arg2==16 (an IPv4 name's length): listen without bind" reg \
+	"BLOCKED EACCES" r14-listen inet
+prints_case reg-v6 "(guard) deny bind arg2==16: listen without bind on IPv6 (28)" reg \
+	"LISTENING :: port" r14-listen inet6
+
 case_begin daemon "unotifyd, deny bind addr=127.0.0.1: listen without bind; bound, it listens"
 mkdir -p "$T/policies"
 cp "$T/lo.policy" "$T/policies/lo.policy"
