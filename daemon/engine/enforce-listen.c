@@ -117,6 +117,15 @@ static int listen_cb_sockaddr(void *userdata, const struct policy_sockaddr **ret
 	return 0;
 }
 
+/* Does the socket listen already (its name then was decided, or given with it)? */
+static bool listen_listening(int sock)
+{
+	int on = 0;
+	socklen_t len = sizeof(on);
+
+	return getsockopt(sock, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) == 0 && on;
+}
+
 /* Is a socket of a family the kernel autobinds at connect (unix, vsock) unbound? */
 static bool listen_unbound(const struct sockaddr_storage *ss, socklen_t len)
 {
@@ -187,6 +196,8 @@ static void listen_recheck(struct enforce_call *c, struct policy_decision *d)
 	}
 	if (s->type != SOCK_STREAM && s->type != SOCK_SEQPACKET)
 		return; /* no listen: the kernel says why (EOPNOTSUPP) */
+	if (listen_listening(s->sock))
+		return; /* a new backlog only (a socket handed over listening, say) */
 	if (listen_unbound(&s->seen, s->seen_len)) {
 		s->answer = EINVAL;
 		return;

@@ -315,7 +315,41 @@ static int cmd_r15_listen_errno(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r15-hand-over NAME CMD...: (outside) a unix socket listening at the
+ * abstract NAME as descriptor 3, then exec CMD: a socket handed over as
+ * socket activation hands it.
+ */
+static int cmd_r15_hand_over(int argc, char **argv)
+{
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || bind_abstract(fd, argv[0]) < 0 || listen(fd, 1) < 0)
+		return setup_failed("listening socket", errno);
+	if (fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
+		return setup_failed("dup2", errno);
+	execvp(argv[1], argv + 1);
+	return setup_failed("exec", errno);
+}
+
+/* r15-relisten FD: listen again on FD (a new backlog): RELISTENED, or BLOCKED errno. */
+static int cmd_r15_relisten(int argc, char **argv)
+{
+	if (argc != 1)
+		return 2;
+	if (listen(atoi(argv[0]), 16) < 0)
+		return blocked(errno);
+	result("RELISTENED");
+	return 0;
+}
+
 const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-hand-over", "NAME CMD...  (outside) exec CMD with fd 3 listening at @NAME",
+	  cmd_r15_hand_over },
+	{ "r15-relisten", "FD  listen again on FD", cmd_r15_relisten },
 	{ "r15-listen-errno", "udp|opath|unix|netlink  a listen the kernel refuses: its errno",
 	  cmd_r15_listen_errno },
 	{ "r15-listen-race", "TRIES  listen on a unix socket while a thread autobinds it",

@@ -95,6 +95,15 @@ for kind in udp:EOPNOTSUPP opath:EBADF unix:EINVAL netlink:EOPNOTSUPP; do
 		nobind "ERRNO ${kind#*:}" r15-listen-errno "${kind%%:*}"
 done
 
+case_begin relisten "(guard) deny bind unix=@*: a socket handed over listening listens again"
+bounded 20 "$ATTACK" r15-hand-over "handed-$$" "$UNOTIFY" run -q --policy "$T/noabstract.policy" -- \
+	"$ATTACK" r15-relisten 3
+if [ "$(results | head -1)" = RELISTENED ]; then
+	case_pass RELISTENED
+else
+	case_fail "$(results | head -1) $(printf '%s' "$ERR" | tail -1)"
+fi
+
 case_begin daemon "unotifyd, deny bind family=unix: named by a failed connect, then listen"
 mkdir -p "$T/policies"
 cp "$T/nounix.policy" "$T/policies/nounix.policy"
