@@ -2,7 +2,8 @@
 /*
  * Warnings about rules on calls the program can make happen another way,
  * which no filter sees: the clock calls the vDSO answers in the program's
- * own memory, and a connect a TCP Fast Open send makes.
+ * own memory, and a connect a TCP Fast Open send makes, or a datagram
+ * needs none of.
  */
 #include "config.h"
 
@@ -67,14 +68,28 @@ static bool check_may_be_tcp(const struct policy_net *n)
 	return tcp && ip && !n->n_unix;
 }
 
+/* Can the rule's network conditions hold for a unix socket's address? */
+static bool check_may_be_unix(const struct policy_net *n)
+{
+	bool unix_family = !n->n_families;
+
+	for (size_t i = 0; i < n->n_families; i++)
+		unix_family = unix_family || n->families[i] == AF_UNIX;
+	return n->n_unix || (unix_family && !n->n_cidrs && !n->n_ports && !n->n_protos);
+}
+
 /*
  * A refusal of connect that leaves out the sends: sendto, sendmsg and
- * sendmmsg with MSG_FASTOPEN connect a TCP socket with no connect.
+ * sendmmsg with MSG_FASTOPEN connect a TCP socket with no connect, and a
+ * datagram sent with an address reaches a unix datagram socket (or a UDP
+ * one, which the Fast Open case covers) with none.
  */
 int check_rule_fastopen(const struct policy_rule *r, struct policy_diags *diags)
 {
+	bool tcp = check_may_be_tcp(&r->net);
+
 	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || !check_names(r, SYS_connect) ||
-	    !check_may_be_tcp(&r->net) ||
+	    (!tcp && !check_may_be_unix(&r->net)) ||
 	    (check_names(r, SYS_sendto) && check_names(r, SYS_sendmsg) &&
 	     check_names(r, SYS_sendmmsg)))
 		return 0;
@@ -84,9 +99,12 @@ int check_rule_fastopen(const struct policy_rule *r, struct policy_diags *diags)
 		return diag_add(diags, POLICY_WARNING, r->file, r->line, r->syscall_cols[i],
 				"name the sends too (connect sendto sendmsg sendmmsg), or write "
 				"@net-connect",
-				"a TCP Fast Open send (sendto, sendmsg or sendmmsg with "
-				"MSG_FASTOPEN) connects with no connect: this rule does not "
-				"hold for it");
+				tcp ? "a TCP Fast Open send (sendto, sendmsg or sendmmsg with "
+				      "MSG_FASTOPEN) connects with no connect: this rule does not "
+				      "hold for it"
+				    : "a datagram sent with an address (sendto, sendmsg or "
+				      "sendmmsg) reaches a unix datagram socket with no connect: "
+				      "this rule does not hold for it");
 	}
 	return 0;
 }

@@ -96,20 +96,44 @@ static const struct implicit_set implicit_sets[] = {
 	{
 		/*
 		 * fixed-view's mount calls again, for the file categories
-		 * without path= too: an overlayfs mount empties its workdir's
-		 * "work" (in a user namespace of its own, by any user), a
-		 * disk's mount and unmount write its superblock. Namespaces
-		 * alone write nothing: they stay fixed-view's.
+		 * without path= too, with the other calls that write a file
+		 * system with none of the file calls: an overlayfs mount
+		 * empties its workdir's "work" (in a user namespace of its
+		 * own, by any user), a disk's mount and unmount write its
+		 * superblock, swapon discards a file's blocks, quotactl_fd
+		 * writes quotas (quotactl's writes are file-calls'). And a
+		 * file system's own ioctls, on any of its
+		 * descriptors, a read-only one too, with CAP_SYS_ADMIN:
+		 * FS_IOC_SETFSLABEL ('0x94' 50), ext4's SETFSUUID ('f' 44),
+		 * SET_TUNE_SB_PARAM ('f' 46, Linux 6.18), CHECKPOINT with its
+		 * journal zeroing ('f' 43), GROUP_EXTEND, GROUP_ADD,
+		 * RESIZE_FS ('f' 7, 8, 16), MIGRATE ('f' 9: a file's blocks
+		 * rewritten), the shutdown of ext4, XFS and f2fs ('X' 125),
+		 * FIFREEZE, FITHAW, FITRIM ('X' 119-121: every writer of
+		 * the file system hangs, free blocks are discarded).
+		 * Namespaces alone write nothing: they stay fixed-view's.
 		 */
-		"mounts",
+		"file-systems",
 		GUARDS_FILES,
-		"a mount or an unmount writes to the file system it mounts (overlayfs empties "
-		"its workdir's 'work', a disk's superblock is written) with none of the calls "
-		"the file rules decide",
+		"mounts, swap, quotas and a file system's own ioctls (label, UUID, shutdown, "
+		"freeze, trim, journal) write a file system with none of the calls the file "
+		"rules decide, through a read-only descriptor too",
 		{
 			{ "mount umount umount2 move_mount open_tree fsopen fsconfig fsmount fspick "
-			  "mount_setattr open_tree_attr",
+			  "mount_setattr open_tree_attr swapon swapoff quotactl_fd",
 			  "EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40009432") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000662c") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000662e") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000662b") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006607") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006608") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40006610") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x00006609") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x8000587d") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0005877") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0005878") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0005879") " EPERM" },
 		},
 	},
 	{
@@ -340,17 +364,28 @@ static const struct implicit_set implicit_sets[] = {
 		 * which inode-flags refuses). acct(2) makes the kernel append
 		 * to a file it opens by path, quotactl(Q_QUOTAON) write quota
 		 * records to one (QCMD(0x800002, type): the command's high 24
-		 * bits; both need capabilities a root program may keep).
+		 * bits; both need capabilities a root program may keep), and
+		 * its other writes change the quota files and limits with no
+		 * file call: Q_QUOTAOFF, Q_SETINFO, Q_SETQUOTA (0x800003, 6,
+		 * 8) and XFS's Q_XQUOTAON, Q_XQUOTAOFF, Q_XSETQLIM,
+		 * Q_XQUOTARM (0x5801, 2, 4, 6). Its reads run.
 		 */
 		"file-calls",
 		GUARDS_PATHS | GUARDS_FILES,
 		"setxattrat and removexattrat (Linux 6.13), file_setattr (6.17), acct and "
-		"quotactl(Q_QUOTAON) change a file's extended attributes, ACL, inode flags "
-		"or contents by path, outside every category",
+		"quotactl's writes change a file's extended attributes, ACL, inode flags, "
+		"contents or quotas by path, outside every category",
 		{
 			{ "setxattrat removexattrat file_setattr", "ENOSYS" },
 			{ "acct", "EPERM" },
 			{ "quotactl", "arg0&0xffffff00==0x80000200 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x80000300 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x80000600 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x80000800 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x580100 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x580200 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x580400 EPERM" },
+			{ "quotactl", "arg0&0xffffff00==0x580600 EPERM" },
 		},
 	},
 	{
@@ -502,7 +537,7 @@ void implicit_parse(struct parser *ps, const struct lexer_line *words)
 {
 	const struct lexer_token *t = &words->tokens[0];
 	struct policy_implicit_off *off;
-	char hint[256];
+	char hint[512];
 	bool near = false;
 	size_t len = 0;
 	int i;
@@ -522,7 +557,8 @@ void implicit_parse(struct parser *ps, const struct lexer_line *words)
 				near = true;
 				break;
 			}
-		for (size_t k = 0; !near && k < ARRAY_SIZE(implicit_sets); k++)
+		/* snprintf's count may pass the end: the loop stops there, never writing past it. */
+		for (size_t k = 0; !near && k < ARRAY_SIZE(implicit_sets) && len < sizeof(hint); k++)
 			len += (size_t)snprintf(hint + len, sizeof(hint) - len, "%s%s",
 						k ? ", " : "the sets are ", implicit_sets[k].name);
 		parser_error(ps, t->col, hint, "unknown implicit rule set '%s'", t->text);

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -346,7 +348,38 @@ static int cmd_r15_relisten(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * r15-fs-ioctl label|freeze FILE: through FILE opened for reading, its file
+ * system relabelled (FS_IOC_SETFSLABEL "r15-label"), or frozen and thawed
+ * at once (FIFREEZE, FITHAW): LABELLED or FROZEN, or BLOCKED errno.
+ */
+static int cmd_r15_fs_ioctl(int argc, char **argv)
+{
+	char label[FSLABEL_MAX] = "r15-label";
+	int fd, how = 0;
+
+	if (argc != 2 || (strcmp(argv[0], "label") && strcmp(argv[0], "freeze")))
+		return 2;
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open", errno);
+	if (strcmp(argv[0], "label") == 0) {
+		if (ioctl(fd, FS_IOC_SETFSLABEL, label) < 0)
+			return blocked(errno);
+		result("LABELLED %s", label);
+		return 0;
+	}
+	if (ioctl(fd, FIFREEZE, &how) < 0)
+		return blocked(errno);
+	if (ioctl(fd, FITHAW, &how) < 0)
+		return setup_failed("FITHAW", errno);
+	result("FROZEN and thawed");
+	return 0;
+}
+
 const struct attack_cmd attack_r15_cmds[] = {
+	{ "r15-fs-ioctl", "label|freeze FILE  a file system's ioctl through a read-only fd",
+	  cmd_r15_fs_ioctl },
 	{ "r15-hand-over", "NAME CMD...  (outside) exec CMD with fd 3 listening at @NAME",
 	  cmd_r15_hand_over },
 	{ "r15-relisten", "FD  listen again on FD", cmd_r15_relisten },

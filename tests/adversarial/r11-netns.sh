@@ -31,7 +31,7 @@ deny @file-read @file-write @file-create @file-delete @file-attr @file-stat path
 # pm: the same for a container root that may mount (the bind-* cases).
 policy pm "default allow
 implicit fixed-view off
-implicit mounts off
+implicit file-systems off
 deny @file-read @file-write @file-create @file-delete @file-attr @file-stat path=/nonexistent-zzz EACCES"
 
 # unotifyd in a network and IPC namespace of the test's own.
@@ -116,7 +116,7 @@ else
 	fi
 fi
 
-# A container root that may mount (fixed-view and mounts off) binds a part of /proc
+# A container root that may mount (fixed-view and file-systems off) binds a part of /proc
 # onto another /proc directory: the name the check once read was the mount
 # point's (/proc/driver), not what is mounted there (a review of the fix).
 # mounter SCRIPT: run --daemon under pm as root of user, mount, network and
