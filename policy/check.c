@@ -426,6 +426,8 @@ int check_policy(struct policy *p, struct policy_diags *diags)
 				r = check_rule_vdso(rule, diags);
 			if (r == 0)
 				r = check_rule_fastopen(rule, diags);
+			if (r == 0)
+				r = check_rule_links(p, rule, diags);
 			if (r < 0)
 				return r;
 		}

@@ -154,6 +154,9 @@ unsigned int implicit_default_guards(const struct policy *p);
 /* Warnings on calls made another way, which no filter sees (check-calls.c): 0 or -ENOMEM. */
 int check_rule_vdso(const struct policy_rule *r, struct policy_diags *diags);
 int check_rule_fastopen(const struct policy_rule *r, struct policy_diags *diags);
+/* A stopping pattern spelt through a symbolic link of this machine (check-links.c). */
+int check_rule_links(const struct policy *p, const struct policy_rule *r,
+		     struct policy_diags *diags);
 
 struct policy_implicit_off {
 	const char *file; /* NULL: not turned off */

@@ -112,6 +112,18 @@ expect_run "a policy with a warning" 0 "$T/off.policy: OK, 1 warning"
 expect_grep "the warning names the gap and the rule" "$ERR" \
 	"^$(re_quote "$T/off.policy"):3:10: warning: implicit rule set 'fixed-view' turned off: .*rule at $(re_quote "$T/off.policy"):2 "
 
+say "== a stopping pattern spelt through a symbolic link never matches: said, unless covered"
+mkdir -p "$T/real"
+ln -s real "$T/lnk"
+printf 'default allow\ndeny connect sendto sendmsg sendmmsg unix=%s/lnk/s.sock EACCES\n' "$T" \
+	>"$T/lnk.policy"
+printf 'deny @file-read path=%s/lnk/** path=%s/real/** EACCES\n' "$T" "$T" >>"$T/lnk.policy"
+printf 'allow @file-read path=%s/lnk/x\n' "$T" >>"$T/lnk.policy"
+ucmd policy check "$T/lnk.policy"
+expect_run "one warning" 0 "$T/lnk.policy: OK, 1 warning"
+expect_grep "the link, the pattern and the name resolved" "$ERR" \
+	"^$(re_quote "$T/lnk.policy"):2:1: warning: '$(re_quote "$T/lnk")' is a symbolic link here: .* unix=$(re_quote "$T/lnk/s.sock") never matches, and stops nothing \(write unix=$(re_quote "$T/real/s.sock"), the name resolved\)"
+
 say "== a directory given as a policy, or included"
 mkdir "$T/pdir"
 ucmd policy check "$T/pdir"
