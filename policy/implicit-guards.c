@@ -202,21 +202,25 @@ static bool guards_default_reaches(const struct policy *p, const int *calls, siz
 	return false;
 }
 
-/* socket(2)'s arguments for a raw, packet, XDP, SOCK_PACKET and SCTP socket: raw-sockets' kinds. */
+/*
+ * socket(2)'s arguments for the kinds raw-sockets refuses (raw, packet,
+ * XDP, SOCK_PACKET, SCTP), each with the protocols a program asks for,
+ * and each with the type's flags (SOCK_CLOEXEC, SOCK_NONBLOCK) or none: a
+ * rule that lets one of them be made may name any of these.
+ */
 static const uint64_t raw_socket_args[][3] = {
-	{ 17, 3, 0 }, { 17, 2, 0 },	 /* AF_PACKET */
-	{ 44, 3, 0 },			 /* AF_XDP */
-	{ 2, 3, 255 }, { 10, 3, 58 },	 /* INET and INET6 RAW */
-	{ 2, 10, 0 },			 /* SOCK_PACKET */
-	{ 2, 5, 132 }, { 10, 5, 132 },	 /* SCTP, one-to-many */
-	{ 2, 1, 132 }, { 10, 1, 132 },	 /* SCTP, one-to-one */
+	{ 17, 3, 0 }, { 17, 3, 0x300 }, { 17, 2, 0 }, { 17, 2, 0x300 }, /* AF_PACKET */
+	{ 44, 3, 0 },							  /* AF_XDP */
+	{ 2, 3, 1 }, { 2, 3, 6 }, { 2, 3, 17 }, { 2, 3, 255 },		  /* INET RAW */
+	{ 10, 3, 6 }, { 10, 3, 17 }, { 10, 3, 58 }, { 10, 3, 255 },	  /* INET6 RAW */
+	{ 2, 10, 0x300 },						  /* SOCK_PACKET */
+	{ 2, 5, 132 }, { 10, 5, 132 }, { 2, 1, 132 }, { 10, 1, 132 },	  /* SCTP */
 };
+static const uint64_t raw_socket_flags[] = { 0, 0x80000, 0x800, 0x80800 };
 
 /* Do the author's rules (first match, then the default) let socket(args) run? */
-static bool guards_socket_runs(const struct policy *p, const uint64_t args[3])
+static bool guards_socket_runs(const struct policy *p, const uint64_t args[6])
 {
-	const uint64_t all[6] = { args[0], args[1], args[2] };
-
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *r = &p->rules[i];
 		bool names = false, holds = true;
@@ -224,11 +228,26 @@ static bool guards_socket_runs(const struct policy *p, const uint64_t args[3])
 		for (size_t e = 0; !r->implicit && e < r->n_syscalls; e++)
 			names |= r->syscalls[e] == SYS_socket;
 		for (size_t k = 0; names && k < r->n_conds; k++)
-			holds &= policy_cond_holds(&r->conds[k], all);
+			holds &= policy_cond_holds(&r->conds[k], args);
 		if (names && holds)
 			return r->action == POLICY_ALLOW || r->action == POLICY_LOG;
 	}
 	return p->def.action == POLICY_ALLOW || p->def.action == POLICY_LOG;
+}
+
+/* May a socket of a kind raw-sockets refuses be made, by the author's rules? */
+static bool guards_raw_socket_runs(const struct policy *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(raw_socket_args); i++)
+		for (size_t f = 0; f < ARRAY_SIZE(raw_socket_flags); f++) {
+			const uint64_t args[6] = { raw_socket_args[i][0],
+						   raw_socket_args[i][1] | raw_socket_flags[f],
+						   raw_socket_args[i][2] };
+
+			if (guards_socket_runs(p, args))
+				return true;
+		}
+	return false;
 }
 
 /*
@@ -238,13 +257,9 @@ static bool guards_socket_runs(const struct policy *p, const uint64_t args[3])
  */
 static bool guards_default_decides_destination(const struct policy *p)
 {
-	if (p->def.action == POLICY_LOG ||
-	    !guards_default_reaches(p, destination_calls, ARRAY_SIZE(destination_calls)))
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(raw_socket_args); i++)
-		if (guards_socket_runs(p, raw_socket_args[i]))
-			return true;
-	return false;
+	return p->def.action != POLICY_LOG &&
+	       guards_default_reaches(p, destination_calls, ARRAY_SIZE(destination_calls)) &&
+	       guards_raw_socket_runs(p);
 }
 
 unsigned int implicit_default_guards(const struct policy *p)
