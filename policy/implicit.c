@@ -55,7 +55,7 @@ struct implicit_set {
 	const char *name;
 	unsigned int guards;
 	const char *gap; /* what a program can do once the set is off */
-	struct implicit_rule rules[16];
+	struct implicit_rule rules[32];
 };
 
 /*
@@ -110,13 +110,23 @@ static const struct implicit_set implicit_sets[] = {
 		 * RESIZE_FS ('f' 7, 8, 16), MIGRATE ('f' 9: a file's blocks
 		 * rewritten), the shutdown of ext4, XFS and f2fs ('X' 125),
 		 * FIFREEZE, FITHAW, FITRIM ('X' 119-121: every writer of
-		 * the file system hangs, free blocks are discarded).
+		 * the file system hangs, free blocks are discarded); XFS's
+		 * FSGROWFSDATA, FSGROWFSLOG, FSGROWFSRT ('X' 110-112) and
+		 * SET_RESBLKS ('X' 114: its free space reserved away from
+		 * everyone); fscrypt's ADD, REMOVE and REMOVE_..._ALL_USERS
+		 * ('f' 23-25: an encrypted tree locked or opened for every
+		 * user); every loop device ioctl (0x4c00-0x4cff: a host's
+		 * loop device detached, or its offset moved under a mounted
+		 * file system); a block device's BLKROSET, BLKRRPART, BLKPG
+		 * (0x125d, 0x125f, 0x1269: made read-only for the host, its
+		 * partitions re-read, added or removed).
 		 * Namespaces alone write nothing: they stay fixed-view's.
 		 */
 		"file-systems",
 		GUARDS_FILES,
-		"mounts, swap, quotas and a file system's own ioctls (label, UUID, shutdown, "
-		"freeze, trim, journal) write a file system with none of the calls the file "
+		"mounts, swap, quotas, a file system's own ioctls (label, UUID, shutdown, "
+		"freeze, trim, journal, growth, reserved blocks, encryption keys) and those of "
+		"loop and block devices write a file system with none of the calls the file "
 		"rules decide, through a read-only descriptor too",
 		{
 			{ "mount umount umount2 move_mount open_tree fsopen fsconfig fsmount fspick "
@@ -134,6 +144,17 @@ static const struct implicit_set implicit_sets[] = {
 			{ "ioctl", IOCTL_ANY_SIZE("0xc0005877") " EPERM" },
 			{ "ioctl", IOCTL_ANY_SIZE("0xc0005878") " EPERM" },
 			{ "ioctl", IOCTL_ANY_SIZE("0xc0005879") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000586e") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x4000586f") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40005870") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0005872") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0006617") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0006618") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0006619") " EPERM" },
+			{ "ioctl", "arg1&0xc000ff00==0x4c00 EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x0000125d") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x0000125f") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x00001269") " EPERM" },
 		},
 	},
 	{

@@ -124,6 +124,24 @@ expect_run "one warning" 0 "$T/lnk.policy: OK, 1 warning"
 expect_grep "the link, the pattern and the name resolved" "$ERR" \
 	"^$(re_quote "$T/lnk.policy"):2:1: warning: '$(re_quote "$T/lnk")' is a symbolic link here: .* unix=$(re_quote "$T/lnk/s.sock") never matches, and stops nothing \(write unix=$(re_quote "$T/real/s.sock"), the name resolved\)"
 
+# A class after the link, a link named last, a cover on other calls only (round 15's review).
+touch "$T/real/f"
+ln -s real/f "$T/flink"
+{
+	printf 'default allow\n'
+	printf 'deny @file-read path=%s/lnk/{f,g} EACCES\n' "$T"
+	printf 'deny @file-read path=%s/flink EACCES\n' "$T"
+	printf 'deny @file-delete path=%s/flink EROFS\n' "$T"
+	printf 'deny @file-write path=%s/lnk/w/** EROFS\n' "$T"
+	printf 'deny @file-read path=%s/real/w/** EACCES\n' "$T"
+} >"$T/lnk2.policy"
+ucmd policy check "$T/lnk2.policy"
+for line in 2 3 5; do
+	expect_grep "line $line: said" "$ERR" "^$(re_quote "$T/lnk2.policy"):$line:1: warning: '.*' is a symbolic link here"
+done
+expect_no_grep "a link named for its own calls (unlink): not said" "$ERR" \
+	"^$(re_quote "$T/lnk2.policy"):4:1: warning: '.*' is a symbolic link"
+
 say "== a directory given as a policy, or included"
 mkdir "$T/pdir"
 ucmd policy check "$T/pdir"
