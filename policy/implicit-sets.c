@@ -87,15 +87,20 @@ const struct implicit_set implicit_sets[] = {
 		 * loop device detached, or its offset moved under a mounted
 		 * file system); a block device's BLKROSET, BLKRRPART, BLKPG
 		 * (0x125d, 0x125f, 0x1269: made read-only for the host, its
-		 * partitions re-read, added or removed).
+		 * partitions re-read, added or removed); a disk's commands
+		 * passed through, which root may send through a descriptor
+		 * opened for reading: SG_IO (0x2285), SCSI_IOCTL_SEND_COMMAND
+		 * (1, the number FIBMAP shares), NVMe's ADMIN_CMD, SUBMIT_IO,
+		 * IO_CMD and their 64-bit forms ('N' 0x41-0x43, 0x47, 0x48).
 		 * Namespaces alone write nothing: they stay fixed-view's.
 		 */
 		"file-systems",
 		GUARDS_FILES,
 		"mounts, swap, quotas, a file system's own ioctls (label, UUID, shutdown, "
 		"freeze, trim, journal, growth, reserved blocks, encryption keys) and those of "
-		"loop and block devices write a file system with none of the calls the file "
-		"rules decide, through a read-only descriptor too",
+		"loop and block devices, and a disk's commands passed through (SG_IO, NVMe), "
+		"write a file system with none of the calls the file rules decide, through a "
+		"read-only descriptor too",
 		{
 			{ "mount umount umount2 move_mount open_tree fsopen fsconfig fsmount fspick "
 			  "mount_setattr open_tree_attr swapon swapoff quotactl_fd",
@@ -123,6 +128,13 @@ const struct implicit_set implicit_sets[] = {
 			{ "ioctl", IOCTL_ANY_SIZE("0x0000125d") " EPERM" },
 			{ "ioctl", IOCTL_ANY_SIZE("0x0000125f") " EPERM" },
 			{ "ioctl", IOCTL_ANY_SIZE("0x00001269") " EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x2285 EPERM" },
+			{ "ioctl", "arg1&0xffffffff==0x1 EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0004e41") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0x40004e42") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0004e43") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0004e47") " EPERM" },
+			{ "ioctl", IOCTL_ANY_SIZE("0xc0004e48") " EPERM" },
 		},
 	},
 	{
