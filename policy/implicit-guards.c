@@ -120,10 +120,10 @@ static bool guards_decides_destination(const struct policy_rule *r)
 	/* A refusal of a unix socket's name is about no destination a raw socket reaches. */
 	if (r->action == POLICY_ALLOW || r->action == POLICY_LOG || r->net.n_unix)
 		return false;
-	/* bind through @file-create decides a unix socket's file only. */
+	/* bind through @file-create alone decides a unix socket's file only. */
 	for (size_t i = 0; i < r->n_syscalls; i++)
 		if (guards_in(destination_calls, ARRAY_SIZE(destination_calls), r->syscalls[i]) &&
-		    !(r->syscall_roles[i] & ENTRY_UNIX_BIND))
+		    (r->syscall_roles[i] & (ENTRY_UNIX_BIND | ENTRY_NET)) != ENTRY_UNIX_BIND)
 			return true;
 	return false;
 }

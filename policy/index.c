@@ -105,8 +105,8 @@ bool policy_listen_binds(const struct policy *p)
 		const struct policy_rule *r = &p->rules[p->by_nr[k]];
 		struct kform kf;
 
-		/* bind through @file-create decides a unix path, which no listen makes. */
-		if (r->syscall_roles[p->by_entry[k]] & ENTRY_UNIX_BIND)
+		/* bind through @file-create alone decides a unix path, which no listen makes. */
+		if ((r->syscall_roles[p->by_entry[k]] & (ENTRY_UNIX_BIND | ENTRY_NET)) == ENTRY_UNIX_BIND)
 			continue;
 		kform_build(r, p->by_entry[k], &kf);
 		if (kf.kind != KF_FALSE)
