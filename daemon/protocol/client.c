@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -18,14 +19,17 @@
 
 #define CLIENT_ANSWER_TIMEOUT_MS 5000
 
-/* The daemon's refusal, as an errno: "permission denied" is the peer check's. */
+/* The daemon's refusal, as an errno: "permission denied" is the peer check's, EBUSY its share's. */
 static int client_refusal(struct json_object *answer)
 {
 	struct json_object *v;
 
-	if (json_object_object_get_ex(answer, "error", &v) &&
-	    strcmp(json_object_get_string(v), "permission denied") == 0)
+	if (!json_object_object_get_ex(answer, "error", &v))
+		return -EPROTO;
+	if (strcmp(json_object_get_string(v), "permission denied") == 0)
 		return -EACCES;
+	if (strcmp(json_object_get_string(v), PROTO_ERROR_BUSY) == 0)
+		return -EBUSY;
 	return -EPROTO;
 }
 
@@ -54,8 +58,8 @@ static int client_interpret(struct json_object *answer, char **ret_why)
 	return -ENODATA;
 }
 
-int client_register_serial(const char *socket_path, const char *policy_name, uint64_t serial,
-			   int listener_fd, pid_t pid, char **ret_why)
+static int client_register_once(const char *socket_path, const char *policy_name,
+				uint64_t serial, int listener_fd, pid_t pid, char **ret_why)
 {
 	char id[64], metadata[PROTO_POLICY_NAME_MAX + 16];
 	struct json_object *msg, *answer = NULL;
@@ -78,6 +82,28 @@ int client_register_serial(const char *socket_path, const char *policy_name, uin
 	r = client_interpret(answer, ret_why);
 	json_object_put(answer);
 	return r;
+}
+
+/*
+ * A daemon busy reading as many connections of ours as it reads at once
+ * (a runtime starting many sandboxes) says so: we try again, waiting
+ * longer each time, for as long as an answer may take.
+ */
+int client_register_serial(const char *socket_path, const char *policy_name, uint64_t serial,
+			   int listener_fd, pid_t pid, char **ret_why)
+{
+	long wait_us = 1000, waited_us = 0;
+
+	for (;;) {
+		int r = client_register_once(socket_path, policy_name, serial, listener_fd, pid,
+					     ret_why);
+
+		if (r != -EBUSY || waited_us >= CLIENT_ANSWER_TIMEOUT_MS * 1000L)
+			return r;
+		usleep((useconds_t)wait_us);
+		waited_us += wait_us;
+		wait_us = wait_us < 100000 ? wait_us * 2 : 100000;
+	}
 }
 
 int client_register(const char *socket_path, const char *policy_name, int listener_fd,
@@ -210,6 +236,8 @@ const char *client_strerror(int r)
 		return "no unotifyd listening on that socket";
 	case -EPROTO:
 		return "unotifyd did not acknowledge the hand-off";
+	case -EBUSY:
+		return "unotifyd stayed busy reading other connections of this user: try again";
 	case -EINVAL:
 		return "invalid policy name (letters, digits, '_', '.', '-'; not a path)";
 	default:

@@ -66,6 +66,11 @@ int proto_send(int fd, struct json_object *msg, const int *fds, size_t n_fds);
 /* Best effort: answers once, then the connection is done (runtimes close at once). */
 void proto_reply(int fd, struct json_object *reply);
 /* {"ok":false,"error":why} */
+/*
+ * The refusal of a connection the daemon will not read now, its client's
+ * share of connections being read taken: the client may try again.
+ */
+#define PROTO_ERROR_BUSY "busy: too many connections being read; try again"
 void proto_reply_error(int fd, const char *why);
 
 /*

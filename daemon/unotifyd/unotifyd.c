@@ -418,11 +418,13 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 			if (first)
 				log_client_warning(
 					"client pid=%d uid=%u: refused: %d connections of its %s "
-					"being read already (more are closed until one ends)",
+					"being read already (more are told to retry until one ends)",
 					(int)cred.pid, cred.uid,
 					r == -EUSERS ? PENDING_PER_UID : PENDING_PER_CLIENT,
 					r == -EUSERS ? "uid" : "own");
 			atomic_fetch_add(&d->rejected, 1);
+			/* A burst (a runtime starting many containers) retries; a flood gets no more. */
+			proto_reply_error(conn, PROTO_ERROR_BUSY);
 			conn = safe_close(conn);
 			continue;
 		}

@@ -151,7 +151,7 @@ static int load_filter(const int *nrs, int n, bool foreign)
 }
 
 /* The runc-style hand-over; ack: read the daemon's answer (runc does not). */
-static int register_as(const char *sock, int listener, const char *policy, int id, bool ack)
+static int register_once(const char *sock, int listener, const char *policy, int id, bool ack)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char msg[512], control[CMSG_SPACE(sizeof(int))] = { 0 }, answer[512];
@@ -183,7 +183,21 @@ static int register_as(const char *sock, int listener, const char *policy, int i
 		got += n;
 	answer[got] = '\0';
 	close(fd);
+	if (ack && strstr(answer, "\"busy: "))
+		return -EBUSY;
 	return !ack || strstr(answer, "\"ok\":true") ? 0 : -EPROTO;
+}
+
+/* As `unotify run --daemon` does: a daemon busy with our other connections is asked again. */
+static int register_as(const char *sock, int listener, const char *policy, int id, bool ack)
+{
+	for (int tries = 0;; tries++) {
+		int r = register_once(sock, listener, policy, id, ack);
+
+		if (r != -EBUSY || tries >= 100)
+			return r;
+		usleep(10000);
+	}
 }
 
 struct tally {
