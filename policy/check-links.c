@@ -27,11 +27,6 @@
 
 #define LINKS_GLOB "*?[{\\"
 
-static bool links_stops(enum policy_action a)
-{
-	return a == POLICY_DENY || a == POLICY_KILL || a == POLICY_RETURN;
-}
-
 /*
  * The first symbolic link among the components of the pattern's literal
  * part (its last one too when the whole pattern is literal): the length
@@ -98,7 +93,7 @@ static bool links_covered(const struct policy *p, const struct policy_rule *r, b
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *c = &p->rules[i];
 
-		if (c->implicit || !links_stops(c->action) || !links_same_calls(c, r))
+		if (c->implicit || !policy_action_stops(c->action) || !links_same_calls(c, r))
 			continue;
 		for (size_t k = 0; !unix_key && k < c->n_paths; k++)
 			if (policy_glob_match(c->paths[k], name))
@@ -163,7 +158,7 @@ int check_rule_links(const struct policy *p, const struct policy_rule *r,
 {
 	int e = 0;
 
-	if (r->implicit || !links_stops(r->action))
+	if (r->implicit || !policy_action_stops(r->action))
 		return 0;
 	for (size_t k = 0; e == 0 && k < r->n_paths; k++)
 		e = links_check(p, r, "path", r->paths[k], diags);

@@ -223,7 +223,7 @@ static int evaluate_memory(struct eval_ctx *x, const struct policy_rule *r, size
 	int e;
 
 	if (x->call->nr == SYS_bind &&
-	    (r->n_paths || ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET)))) {
+	    (r->n_paths || entry_unix_bind_only(roles))) {
 		e = evaluate_bind_path(x);
 		if (e <= 0)
 			return e;

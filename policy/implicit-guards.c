@@ -123,7 +123,7 @@ static bool guards_decides_destination(const struct policy_rule *r)
 	/* bind through @file-create alone decides a unix socket's file only. */
 	for (size_t i = 0; i < r->n_syscalls; i++)
 		if (guards_in(destination_calls, ARRAY_SIZE(destination_calls), r->syscalls[i]) &&
-		    (r->syscall_roles[i] & (ENTRY_UNIX_BIND | ENTRY_NET)) != ENTRY_UNIX_BIND)
+		    !entry_unix_bind_only(r->syscall_roles[i]))
 			return true;
 	return false;
 }

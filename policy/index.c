@@ -106,7 +106,7 @@ bool policy_listen_binds(const struct policy *p)
 		struct kform kf;
 
 		/* bind through @file-create alone decides a unix path, which no listen makes. */
-		if ((r->syscall_roles[p->by_entry[k]] & (ENTRY_UNIX_BIND | ENTRY_NET)) == ENTRY_UNIX_BIND)
+		if (entry_unix_bind_only(r->syscall_roles[p->by_entry[k]]))
 			continue;
 		kform_build(r, p->by_entry[k], &kf);
 		if (kf.kind != KF_FALSE)

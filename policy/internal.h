@@ -94,6 +94,18 @@ struct policy_net {
 #define ENTRY_UNIX_BIND (1u << 11)
 #define ENTRY_CATEGORY (ENTRY_ROLES | ENTRY_NET)
 
+/* Does an action keep the call from running as written (deny, kill, return)? */
+static inline bool policy_action_stops(enum policy_action a)
+{
+	return a == POLICY_DENY || a == POLICY_KILL || a == POLICY_RETURN;
+}
+
+/* Did bind enter the rule through @file-create alone (a unix path it creates, no @net-*)? */
+static inline bool entry_unix_bind_only(unsigned int roles)
+{
+	return (roles & (ENTRY_UNIX_BIND | ENTRY_NET)) == ENTRY_UNIX_BIND;
+}
+
 struct policy_rule {
 	const char *file; /* owned by struct policy (files[]) */
 	int line;

@@ -172,7 +172,7 @@ void kform_build(const struct policy_rule *r, size_t entry, struct kform *kf)
 		kf->kind = KF_MEMORY;
 	}
 	/* bind is in @file-create when its address is an AF_UNIX path: in memory. */
-	if ((roles & ENTRY_UNIX_BIND) && !(roles & ENTRY_NET))
+	if (entry_unix_bind_only(roles))
 		kf->kind = KF_MEMORY;
 	/* The kernel's answer depends on what the path resolves to (and if it is one). */
 	if (r->kernel_answer) {

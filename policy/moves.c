@@ -45,11 +45,6 @@ bool moves_syscall(int nr)
 	return pc && pc->path_arg[0] >= 0 && pc->path_arg[1] >= 0;
 }
 
-static bool moves_stops(enum policy_action a)
-{
-	return a == POLICY_DENY || a == POLICY_KILL || a == POLICY_RETURN;
-}
-
 static int moves_push(struct policy *p, const char *pattern, size_t rule, bool is_unix)
 {
 	struct policy_move_pattern *m;
@@ -75,7 +70,7 @@ int moves_build(struct policy *p)
 	for (size_t i = 0; i < p->n_rules && r == 0; i++) {
 		const struct policy_rule *rule = &p->rules[i];
 
-		if (!moves_stops(rule->action))
+		if (!policy_action_stops(rule->action))
 			continue;
 		for (size_t k = 0; k < rule->n_paths && r == 0; k++)
 			r = moves_push(p, rule->paths[k], i, false);
@@ -152,12 +147,12 @@ static int moves_loses(const struct policy *p, const struct policy_pathcall *pc,
 	int r;
 
 	r = moves_decide(p, pc, from, flags, &at_from);
-	if (r < 0 || !moves_stops(at_from.action) || at_from.line <= 0)
+	if (r < 0 || !policy_action_stops(at_from.action) || at_from.line <= 0)
 		return r < 0 ? r : 0;
 	r = moves_decide(p, pc, to, flags, &at_to);
 	if (r < 0)
 		return r;
-	if (moves_stops(at_to.action))
+	if (policy_action_stops(at_to.action))
 		return 0;
 	*ret_by = at_from;
 	return 1;
