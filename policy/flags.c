@@ -24,6 +24,8 @@
 #define FLAGS_ROLE_BITS ((uint64_t)(O_ACCMODE | O_TRUNC | O_CREAT | O_TMPFILE))
 /* Terms over those six bits: 3^6 at most. */
 #define FLAGS_QM_MAX 729
+_Static_assert(__builtin_popcountll(FLAGS_ROLE_BITS) == 6,
+	       "a combination of the role bits is one bit of a uint64_t");
 
 struct flags_name {
 	const char *name;
@@ -176,25 +178,24 @@ static size_t flags_qm_round(const struct policy_flagterm *cur, size_t n_cur,
 	return n_next;
 }
 
-/*
- * The terms for "the open's roles fit roles" (flags_roles_fit): the
- * combinations of FLAGS_ROLE_BITS for which they do, reduced to prime implicants
- * (Quine-McCluskey, small enough to do in full), then a greedy cover.
- * Returns the count (0: no open flags give such a role).
- */
-static size_t flags_role_terms_compute(const struct policy_pathcall *pc, unsigned int roles,
-				       bool permissive, struct policy_flagterm *out, size_t max)
+/* The role bits, lowest first: combination c of flags_role_value() sets bit k where c's bit k is set. */
+static size_t flags_role_bits(uint64_t bits[static 6])
 {
-	struct policy_flagterm mins[FLAGS_QM_MAX], a[FLAGS_QM_MAX], b[FLAGS_QM_MAX];
-	struct policy_flagterm primes[FLAGS_QM_MAX];
-	bool covered[FLAGS_QM_MAX] = { false };
-	size_t n_mins = 0, n_cur, n_primes = 0, n_out = 0, left;
-	uint64_t bits[8];
-	size_t nbits = 0;
+	size_t n = 0;
 
-	for (uint64_t bit = 1; bit && nbits < ARRAY_SIZE(bits); bit <<= 1)
+	for (uint64_t bit = 1; bit && n < 6; bit <<= 1)
 		if (FLAGS_ROLE_BITS & bit)
-			bits[nbits++] = bit;
+			bits[n++] = bit;
+	return n;
+}
+
+/* Which combinations of FLAGS_ROLE_BITS give the open roles that fit: bit c for combination c. */
+static uint64_t flags_role_fits(const struct policy_pathcall *pc, unsigned int roles,
+				bool permissive)
+{
+	uint64_t bits[6], map = 0;
+	size_t nbits = flags_role_bits(bits);
+
 	for (size_t combo = 0; combo < (1u << nbits); combo++) {
 		uint64_t v = 0;
 
@@ -202,7 +203,36 @@ static size_t flags_role_terms_compute(const struct policy_pathcall *pc, unsigne
 			if (combo & (1u << k))
 				v |= bits[k];
 		if (flags_roles_fit(policy_pathcall_roles(pc, 0, v), roles, permissive))
-			mins[n_mins++] = (struct policy_flagterm){ FLAGS_ROLE_BITS, v };
+			map |= UINT64_C(1) << combo;
+	}
+	return map;
+}
+
+/*
+ * The terms for the combinations map holds (flags_role_fits), reduced to
+ * prime implicants (Quine-McCluskey, small enough to do in full), then a
+ * greedy cover. With read_fits, an O_PATH open fits too. Returns the count
+ * (0: no open flags give such a role).
+ */
+static size_t flags_role_terms_compute(uint64_t map, bool read_fits, struct policy_flagterm *out,
+				       size_t max)
+{
+	struct policy_flagterm mins[FLAGS_QM_MAX], a[FLAGS_QM_MAX], b[FLAGS_QM_MAX];
+	struct policy_flagterm primes[FLAGS_QM_MAX];
+	bool covered[FLAGS_QM_MAX] = { false };
+	size_t n_mins = 0, n_cur, n_primes = 0, n_out = 0, left;
+	uint64_t bits[6];
+	size_t nbits = flags_role_bits(bits);
+
+	for (size_t combo = 0; combo < (1u << nbits); combo++) {
+		uint64_t v = 0;
+
+		if (!(map & (UINT64_C(1) << combo)))
+			continue;
+		for (size_t k = 0; k < nbits; k++)
+			if (combo & (1u << k))
+				v |= bits[k];
+		mins[n_mins++] = (struct policy_flagterm){ FLAGS_ROLE_BITS, v };
 	}
 	memcpy(a, mins, n_mins * sizeof(*a));
 	for (n_cur = n_mins; n_cur;) {
@@ -237,7 +267,7 @@ static size_t flags_role_terms_compute(const struct policy_pathcall *pc, unsigne
 	 */
 	for (size_t i = 0; i < n_out; i++)
 		out[i].mask |= O_PATH;
-	if (flags_roles_fit(POLICY_ROLE_READ, roles, permissive)) {
+	if (read_fits) {
 		if (n_out == max)
 			return 0;
 		out[n_out++] = (struct policy_flagterm){ O_PATH, O_PATH };
@@ -246,32 +276,37 @@ static size_t flags_role_terms_compute(const struct policy_pathcall *pc, unsigne
 }
 
 /*
- * Memoized: a policy with thousands of rules on @file-write asks the same
- * question for each. Per thread, so the library needs no lock.
+ * The terms for "the open's roles fit roles" (flags_roles_fit): the
+ * combinations of FLAGS_ROLE_BITS for which they do, as terms. Memoized by
+ * those combinations, which few (pathcall, roles) questions tell apart: a
+ * policy with thousands of rules on @file-write asks the same question for
+ * each, and the reduction costs milliseconds. Per thread, so the library
+ * needs no lock.
  */
 size_t flags_role_terms(const struct policy_pathcall *pc, unsigned int roles, bool permissive,
 			struct policy_flagterm *out, size_t max)
 {
 	static __thread struct {
-		const struct policy_pathcall *pc;
-		unsigned int roles;
-		bool permissive;
+		bool used;
+		uint64_t map;
+		bool read_fits;
 		size_t n;
 		struct policy_flagterm terms[32];
-	} cache[8];
+	} cache[32];
 	static __thread unsigned int next;
+	uint64_t map = flags_role_fits(pc, roles, permissive);
+	bool read_fits = flags_roles_fit(POLICY_ROLE_READ, roles, permissive);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cache); i++)
-		if (cache[i].pc == pc && cache[i].roles == roles &&
-		    cache[i].permissive == permissive)
+		if (cache[i].used && cache[i].map == map && cache[i].read_fits == read_fits)
 			break;
 	if (i == ARRAY_SIZE(cache)) {
 		i = next++ % ARRAY_SIZE(cache);
-		cache[i].pc = pc;
-		cache[i].roles = roles;
-		cache[i].permissive = permissive;
-		cache[i].n = flags_role_terms_compute(pc, roles, permissive, cache[i].terms,
+		cache[i].used = true;
+		cache[i].map = map;
+		cache[i].read_fits = read_fits;
+		cache[i].n = flags_role_terms_compute(map, read_fits, cache[i].terms,
 						      ARRAY_SIZE(cache[i].terms));
 	}
 	if (cache[i].n > max)
