@@ -864,6 +864,14 @@ static void tables_run_dir(const char *dir)
 	free(list);
 }
 
+int random_share(void)
+{
+	const char *s = getenv("UNOTIFY_TEST_RANDOM_SHARE");
+	int n = s ? atoi(s) : 1;
+
+	return n >= 1 && n <= 100 ? n : 1;
+}
+
 int main(int argc, char **argv)
 {
 	/*

@@ -38,6 +38,14 @@ size_t directive_rule_index(const struct policy *p, const char *s);
 int directive_needs(const struct policy *p, char *val, char *bad, size_t size);
 int directive_group(char *val, char *bad, size_t size);
 
+/*
+ * The random tests' share: 1, or N from UNOTIFY_TEST_RANDOM_SHARE (they
+ * run 1/N of their policies, and scale their counts' floors by as much).
+ * valgrind.sh asks for a share: the whole runs natively and under the
+ * sanitizers; under valgrind, 30 times slower, a part exercises the same code.
+ */
+int random_share(void);
+
 /* policy-landlock.c: the Landlock layer's directives and the model of Landlock. */
 struct policy_landlock;
 int directive_landlock(const struct policy_landlock *ll, const char *key, char *val, char *bad,
