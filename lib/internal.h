@@ -50,6 +50,8 @@ struct unotify_listener {
 	_Atomic(struct target_cache *) cache;
 	/* Its filter notifies every credential change (unotify_listener_watch_creds). */
 	bool creds_watched;
+	/* No target may be in our pid namespace (unotify_listener_refuse_shared_pid). */
+	bool refuse_shared_pid;
 };
 
 

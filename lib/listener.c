@@ -148,6 +148,14 @@ int unotify_listener_watch_creds(unotify_listener *l)
 	return 0;
 }
 
+int unotify_listener_refuse_shared_pid(unotify_listener *l)
+{
+	if (!l)
+		return -EINVAL;
+	l->refuse_shared_pid = true;
+	return 0;
+}
+
 /*
  * A process that holds a listener is a supervisor: nobody of its uid may
  * read or write its memory, take its descriptors (the listener) or trace

@@ -408,6 +408,9 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 	r = target_read_file(procfd, name, &status);
 	if (r == 0)
 		r = target_parse_status(status, &t);
+	/* One pid namespace level: the thread is in ours (a thread never changes its own). */
+	if (r == 0 && l->refuse_shared_pid && t.levels < 2)
+		r = -EPERM;
 	if (r == 0)
 		r = target_check_userns(procfd, &t);
 	if (r == 0)

@@ -99,6 +99,15 @@ int unotify_listener_set_root(unotify_listener *l, int rootfd);
  */
 int unotify_listener_watch_creds(unotify_listener *l);
 /*
+ * Says that no target may share our pid namespace (such a thread can name
+ * us: signal, trace or renice the supervisor). A call the supervisor
+ * performs for a thread there fails with EPERM: the check is made on each
+ * thread when its state is read (unotify_target_new), so it holds whatever
+ * process the listener's owner claimed it supervises. unotifyd sets it
+ * unless --allow-shared-pid.
+ */
+int unotify_listener_refuse_shared_pid(unotify_listener *l);
+/*
  * Borrows pidfd. Returns an fd: the root directory of the process pidfd
  * refers to, O_PATH, in its mount namespace. -ESRCH when the process has
  * exited (its pid may name another process by now: nothing of it is

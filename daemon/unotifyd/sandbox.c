@@ -359,6 +359,9 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	sandbox_pin_root(s, l, TAKE_FD(root_fd));
 	if (p->creds_watched)
 		(void)unotify_listener_watch_creds(l);
+	/* The registration's pid is the client's word: each thread is checked too. */
+	if (!d->config.allow_shared_pid)
+		(void)unotify_listener_refuse_shared_pid(l);
 	sandbox_prepare(d, s, l);
 	r = sandbox_link(d, s, owner, sizeof(owner));
 	if (r < 0) {

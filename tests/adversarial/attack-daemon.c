@@ -464,22 +464,12 @@ static void register_again(const char *sock, int listener)
 	note("AGAIN %s", r == 0 ? "registered" : "refused");
 }
 
-/*
- * daemon-run SOCKET POLICY CALLS PROGRAM [ARGS...]: this process loads a
- * filter sending CALLS to the daemon, registers itself under POLICY, and
- * execs PROGRAM, which the daemon then supervises. CALLS "foreign:LIST":
- * calls through another ABI are sent too (load_filter).
- */
-static int cmd_daemon_run(int argc, char **argv)
+/* The sandbox is a child of ours, in a pid namespace of its own: its status is ours. */
+static int daemon_run_boxed(void)
 {
-	int nrs[MAX_NOTIFIED], n, listener, r, st;
-	bool foreign;
-	pid_t box;
+	pid_t box = box_fork();
+	int st;
 
-	if (argc < 4)
-		return 2;
-	/* The sandbox is a child of ours, in a pid namespace of its own: its status is ours. */
-	box = box_fork();
 	if (box < 0)
 		return setup_failed("fork", errno);
 	if (box > 0) {
@@ -489,6 +479,30 @@ static int cmd_daemon_run(int argc, char **argv)
 		return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
 	box_init();
+	return -1;
+}
+
+/*
+ * daemon-run SOCKET POLICY CALLS PROGRAM [ARGS...]: this process loads a
+ * filter sending CALLS to the daemon, registers itself under POLICY, and
+ * execs PROGRAM, which the daemon then supervises. CALLS "foreign:LIST":
+ * calls through another ABI are sent too (load_filter). With
+ * ATTACK_CLAIM_PID=N the client lies: the sandbox stays in our pid
+ * namespace and the registration names process N.
+ */
+static int cmd_daemon_run(int argc, char **argv)
+{
+	const char *claim = getenv("ATTACK_CLAIM_PID");
+	int nrs[MAX_NOTIFIED], n, listener, r;
+	bool foreign;
+
+	if (argc < 4)
+		return 2;
+	if (!claim) {
+		r = daemon_run_boxed();
+		if (r >= 0)
+			return r;
+	}
 	foreign = strncmp(argv[2], "foreign:", 8) == 0;
 	n = parse_notified(argv[2] + (foreign ? 8 : 0), nrs);
 	if (n <= 0)
@@ -496,6 +510,8 @@ static int cmd_daemon_run(int argc, char **argv)
 	listener = load_filter(nrs, n, foreign);
 	if (listener < 0)
 		return setup_failed("filter", errno);
+	if (claim)
+		outer_pid = (pid_t)parse_long(claim);
 	r = register_as(argv[0], listener, argv[1], (int)getpid(), true);
 	if (r < 0)
 		return setup_failed("register", -r);
