@@ -55,7 +55,7 @@ static long control_rss_kib(void)
 	return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-static struct json_object *control_status(struct daemon *d)
+static struct json_object *control_status(struct daemon *d, uid_t asker)
 {
 	struct json_object *o = json_object_new_object();
 	struct policy_set *set = daemon_policies(d);
@@ -82,7 +82,7 @@ static struct json_object *control_status(struct daemon *d)
 			       json_object_new_string(d->config.default_policy));
 	json_object_object_add(o, "policies", policies_to_json(set));
 	policies_unref(set);
-	json_object_object_add(o, "sandboxes", sandboxes_to_json(d));
+	json_object_object_add(o, "sandboxes", sandboxes_to_json(d, asker));
 	pthread_mutex_lock(&d->lock);
 	active = d->sandboxes_active;
 	total = d->sandboxes_total;
@@ -97,9 +97,10 @@ static struct json_object *control_status(struct daemon *d)
 	return o;
 }
 
-static int control_reply_status(struct daemon *d, int conn, struct json_object *msg)
+static int control_reply_status(struct daemon *d, int conn, uid_t asker,
+				struct json_object *msg)
 {
-	struct json_object *reply = control_status(d);
+	struct json_object *reply = control_status(d, asker);
 
 	if (!reply) {
 		proto_reply_error(conn, "out of memory");
@@ -131,7 +132,8 @@ static void control_refuse_policy(int conn, const char *reason, const char *why,
  * for `unotify run --daemon`: the client loads exactly what this daemon
  * decides by. The peer was checked as for a registration (accept_clients).
  */
-static int control_kernel_layer(struct daemon *d, int conn, struct json_object *msg)
+static int control_kernel_layer(struct daemon *d, int conn, uid_t asker,
+				struct json_object *msg)
 {
 	struct policy_set *set = daemon_policies(d);
 	struct policy_entry *e = NULL;
@@ -188,13 +190,13 @@ static int control_kernel_layer(struct daemon *d, int conn, struct json_object *
 /* The requests, by name, as peer.c dispatches messages by kind. */
 static const struct {
 	const char *name;
-	int (*handle)(struct daemon *d, int conn, struct json_object *msg);
+	int (*handle)(struct daemon *d, int conn, uid_t asker, struct json_object *msg);
 } control_requests[] = {
 	{ "status", control_reply_status },
 	{ KERNEL_LAYER_REQUEST, control_kernel_layer },
 };
 
-int control_handle(struct daemon *d, int conn, struct json_object *msg)
+int control_handle(struct daemon *d, int conn, uid_t asker, struct json_object *msg)
 {
 	struct json_object *req;
 
@@ -202,7 +204,7 @@ int control_handle(struct daemon *d, int conn, struct json_object *msg)
 	    json_object_is_type(req, json_type_string)) {
 		for (size_t i = 0; i < ARRAY_SIZE(control_requests); i++)
 			if (strcmp(json_object_get_string(req), control_requests[i].name) == 0)
-				return control_requests[i].handle(d, conn, msg);
+				return control_requests[i].handle(d, conn, asker, msg);
 	}
 	log_client_warning("control: unknown request");
 	proto_reply_error(conn, "unknown request (known: status, " KERNEL_LAYER_REQUEST ")");

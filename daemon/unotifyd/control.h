@@ -12,6 +12,6 @@
 struct json_object;
 
 bool control_detect(struct json_object *msg);
-int control_handle(struct daemon *d, int conn, struct json_object *msg);
+int control_handle(struct daemon *d, int conn, uid_t asker, struct json_object *msg);
 
 #endif

@@ -102,7 +102,7 @@ struct peer_kind {
 static int peer_handle_control(struct daemon *d, int *conn, const struct ucred *cred,
 			       struct proto_message *m)
 {
-	return control_handle(d, *conn, m->json);
+	return control_handle(d, *conn, cred->uid, m->json);
 }
 
 static const struct peer_kind peer_kinds[] = {

@@ -57,6 +57,7 @@ struct sandbox {
 	char *id_shown; /* id as the log shows it: escaped (log_escape), whatever it holds */
 	int listener_fd; /* borrowed from its listener, open while the sandbox is linked */
 	pid_t pid;
+	uid_t registrant; /* the client's uid: `status` shows it the sandbox */
 	char *policy_name;
 	char *fail_reason;
 	bool sync;
@@ -157,6 +158,7 @@ static struct sandbox *sandbox_new(const struct sandbox_params *p, struct audit 
 		return NULL;
 	}
 	s->pid = p->pid;
+	s->registrant = p->registrant;
 	s->started_ns = daemon_now_ns();
 	s->enforcer.policy = p->policy && !p->fail_reason ? p->policy->policy : NULL;
 	s->enforcer.fail_reason = s->fail_reason;
@@ -420,7 +422,7 @@ static struct json_object *sandbox_to_json(const struct sandbox *s, uint64_t now
 	return o;
 }
 
-struct json_object *sandboxes_to_json(struct daemon *d)
+struct json_object *sandboxes_to_json(struct daemon *d, uid_t asker)
 {
 	struct json_object *arr = json_object_new_array();
 	uint64_t now = daemon_now_ns();
@@ -429,7 +431,11 @@ struct json_object *sandboxes_to_json(struct daemon *d)
 		return NULL;
 	pthread_mutex_lock(&d->lock);
 	for (struct sandbox *s = d->sandboxes; s; s = s->next) {
-		struct json_object *o = sandbox_to_json(s, now);
+		struct json_object *o;
+
+		if (asker != 0 && s->registrant != asker)
+			continue;
+		o = sandbox_to_json(s, now);
 
 		if (o)
 			json_object_array_add(arr, o);

@@ -31,8 +31,12 @@ struct sandbox_params {
  * until its last task is gone. Returns 0 then, or -errno.
  */
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn);
-/* [{"id":..., "pid":..., ...}] of the sandboxes alive, under d->lock. */
-struct json_object *sandboxes_to_json(struct daemon *d);
+/*
+ * [{"id":..., "pid":..., ...}] of the sandboxes alive, under d->lock: for
+ * root every one, for another uid those it registered (a member of an
+ * --allow-group, or a program it sandboxed, learns nothing of the others').
+ */
+struct json_object *sandboxes_to_json(struct daemon *d, uid_t asker);
 /*
  * The daemon stops with sandboxes running: what their budgets hold back is
  * summed up in the trail, and every record queued is written out.

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `unotify status [--json]` lists the sandboxes unotifyd supervises (id, pid,
 # policy, notifications, denials, round-trip percentiles), its uptime and the
-# kernel features in use; an ended sandbox disappears from the list.
+# kernel features in use; an ended sandbox disappears from the list. A
+# client not root (an --allow-group member, or a program it sandboxed) sees
+# only the sandboxes it registered.
 
 . "$top_srcdir/tests/live/daemon-lib.sh"
 setup_tmp
@@ -11,7 +13,7 @@ policy default 'default allow
 return getppid 42'
 policy strict 'default allow
 deny getppid EPERM'
-start_daemon
+start_daemon --socket-mode 0666 --allow-group users
 
 ucmd status --socket "$SOCK"
 expect_status "status with no sandbox" 0
@@ -49,11 +51,29 @@ expect_grep "JSON: audit records the budget held back" "$OUT" '"uptime_s":[0-9.]
 expect_grep "JSON: features in use" "$OUT" '"features":\{"user-notification":true'
 expect_grep "JSON: the same-CPU hand-off" "$OUT" '"sync_wake_up":(true|false)'
 
+# As nobody (group users): root's sandboxes are not listed, its own is.
+mkfifo "$T/hold3"
+setpriv --reuid nobody --regid nogroup --groups users "$OCI_CLIENT" register "$SOCK" \
+	--id nobodys-1 -- sh -c "read x <'$T/hold3'" >"$T/s3.out" 2>&1 &
+s3=$!
+track_pid "$s3"
+wait_until 10 sh -c "'$UNOTIFY' status --socket '$SOCK' | grep -q '^nobodys-1 '" ||
+	fail "nobody's sandbox was not registered: $(cat "$T/s3.out")"
+set +e
+out=$(setpriv --reuid nobody --regid nogroup --groups users "$UNOTIFY" status --socket "$SOCK" 2>&1)
+set -e
+expect_grep "nobody's status lists its own sandbox" "$out" '^nobodys-1 '
+expect_no_grep "nobody's status does not list root's" "$out" '^(web|strict)-1 '
+ucmd status --socket "$SOCK"
+expect_grep "root's lists every sandbox" "$OUT" '^nobodys-1 '
+echo go >"$T/hold3"
+wait "$s3" || true
+
 echo go >"$T/hold1"
 echo go >"$T/hold2"
 wait "$s1" || fail "sandbox web-1 failed"
 wait "$s2" || fail "sandbox strict-1 failed"
-wait_until 10 sh -c "'$UNOTIFY' status --socket '$SOCK' | grep -q '^sandboxes: 0 active, 2 since start'" ||
+wait_until 10 sh -c "'$UNOTIFY' status --socket '$SOCK' | grep -q '^sandboxes: 0 active, 3 since start'" ||
 	fail "the ended sandboxes are still listed: $("$UNOTIFY" status --socket "$SOCK")"
 say "ok: ended sandboxes are gone from the list"
 
