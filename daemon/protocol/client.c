@@ -87,23 +87,35 @@ static int client_register_once(const char *socket_path, const char *policy_name
 /*
  * A daemon busy reading as many connections of ours as it reads at once
  * (a runtime starting many sandboxes) says so: we try again, waiting
- * longer each time, for as long as an answer may take.
+ * longer each time, for as long as an answer may take. Says whether to.
  */
+struct client_backoff {
+	long wait_us, waited_us;
+};
+
+static bool client_again(struct client_backoff *b, int r)
+{
+	if (r != -EBUSY || b->waited_us >= CLIENT_ANSWER_TIMEOUT_MS * 1000L)
+		return false;
+	if (!b->wait_us)
+		b->wait_us = 1000;
+	usleep((useconds_t)b->wait_us);
+	b->waited_us += b->wait_us;
+	b->wait_us = b->wait_us < 100000 ? b->wait_us * 2 : 100000;
+	return true;
+}
+
 int client_register_serial(const char *socket_path, const char *policy_name, uint64_t serial,
 			   int listener_fd, pid_t pid, char **ret_why)
 {
-	long wait_us = 1000, waited_us = 0;
+	struct client_backoff b = { 0 };
+	int r;
 
-	for (;;) {
-		int r = client_register_once(socket_path, policy_name, serial, listener_fd, pid,
-					     ret_why);
-
-		if (r != -EBUSY || waited_us >= CLIENT_ANSWER_TIMEOUT_MS * 1000L)
-			return r;
-		usleep((useconds_t)wait_us);
-		waited_us += wait_us;
-		wait_us = wait_us < 100000 ? wait_us * 2 : 100000;
-	}
+	do {
+		r = client_register_once(socket_path, policy_name, serial, listener_fd, pid,
+					 ret_why);
+	} while (client_again(&b, r));
+	return r;
 }
 
 int client_register(const char *socket_path, const char *policy_name, int listener_fd,
@@ -169,6 +181,30 @@ static int client_kernel_layer_answer(struct json_object *answer, const char *po
 	return client_refusal(answer);
 }
 
+/* The request sent and its answer checked, again while the daemon is busy (client_again). */
+static int client_kernel_layer_ask(const char *socket_path, struct json_object *req,
+				   const char *policy_name, struct sock_fprog *ret,
+				   uint64_t *ret_serial, struct kernel_layer_landlock *ret_ll,
+				   char **ret_why)
+{
+	struct client_backoff b = { 0 };
+	int r;
+
+	do {
+		struct json_object *answer = NULL;
+
+		free(steal_pointer(ret_why));
+		r = proto_request(socket_path ? socket_path : proto_socket_default(), req, NULL, 0,
+				  CLIENT_ANSWER_TIMEOUT_MS, KERNEL_LAYER_MAX_ANSWER, &answer);
+		if (r < 0)
+			return r;
+		r = client_kernel_layer_answer(answer, policy_name, ret, ret_serial, ret_ll,
+					       ret_why);
+		json_object_put(answer);
+	} while (client_again(&b, r));
+	return r;
+}
+
 int client_kernel_layer(const char *socket_path, const char *policy_name, struct sock_fprog *ret,
 			uint64_t *ret_serial, char **ret_why)
 {
@@ -180,7 +216,7 @@ int client_kernel_layer_landlock(const char *socket_path, const char *policy_nam
 				 unsigned int off, struct sock_fprog *ret, uint64_t *ret_serial,
 				 struct kernel_layer_landlock *ret_ll, char **ret_why)
 {
-	struct json_object *req, *answer = NULL;
+	struct json_object *req;
 	int r;
 
 	*ret_why = NULL;
@@ -195,14 +231,9 @@ int client_kernel_layer_landlock(const char *socket_path, const char *policy_nam
 		json_object_put(req);
 		return -ENOMEM;
 	}
-	r = proto_request(socket_path ? socket_path : proto_socket_default(), req, NULL, 0,
-			  CLIENT_ANSWER_TIMEOUT_MS, KERNEL_LAYER_MAX_ANSWER, &answer);
+	r = client_kernel_layer_ask(socket_path, req, policy_name, ret, ret_serial,
+				    abi >= 0 ? ret_ll : NULL, ret_why);
 	json_object_put(req);
-	if (r < 0)
-		return r;
-	r = client_kernel_layer_answer(answer, policy_name, ret, ret_serial, abi >= 0 ? ret_ll : NULL,
-				       ret_why);
-	json_object_put(answer);
 	return r;
 }
 
