@@ -57,6 +57,7 @@
 
 #include "lib/creds-calls.h"
 #include "lib/util.h"
+#include "policy/compile-verify.h"
 #include "policy/internal.h"
 #include "policy/landlock.h"
 
@@ -201,16 +202,6 @@ static void compile_plan_moves(const struct policy *p, int nr, uint32_t def,
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
 }
 
-/* One set of comparisons, ANDed: a libseccomp rule. */
-struct compile_chain {
-	struct scmp_arg_cmp cmp[6];
-	unsigned int n;
-};
-
-struct compile_chains {
-	struct compile_chain *items;
-	size_t n;
-};
 
 static const enum scmp_compare compile_ops[] = {
 	[POLICY_CMP_EQ] = SCMP_CMP_EQ,	       [POLICY_CMP_NE] = SCMP_CMP_NE,
@@ -218,6 +209,17 @@ static const enum scmp_compare compile_ops[] = {
 	[POLICY_CMP_GT] = SCMP_CMP_GT,	       [POLICY_CMP_GE] = SCMP_CMP_GE,
 	[POLICY_CMP_MASKED_EQ] = SCMP_CMP_MASKED_EQ,
 };
+
+static int compile_chains_push(struct compile_chains *ch, const struct compile_chain *c)
+{
+	struct compile_chain *items = reallocarray(ch->items, ch->n + 1, sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	ch->items = items;
+	ch->items[ch->n++] = *c;
+	return 0;
+}
 
 /* The chains of one rule: its register part, once per flags term. -EINVAL: too many. */
 static int compile_rule_chains(const struct policy_rule *r, const struct kform *kf,
@@ -274,25 +276,53 @@ static bool compile_chain_covers(const struct compile_chain *a, const struct com
 	return true;
 }
 
-/*
- * Adds the chains, all with one action, leaving out those another covers:
- * the same calls, a smaller filter, and libseccomp 2.5 leaks memory when a
- * wider chain joins a narrower one of the same syscall.
- */
+/* Is chain i left out because another holds whenever it does? */
+static bool compile_chain_redundant(const struct compile_chains *ch, size_t i)
+{
+	for (size_t j = 0; j < ch->n; j++)
+		if (j != i && compile_chain_covers(&ch->items[j], &ch->items[i]) &&
+		    (!compile_chain_covers(&ch->items[i], &ch->items[j]) || j < i))
+			return true;
+	return false;
+}
+
+/* Adds the chains (compile_plan_chains), all with one action. */
 static int compile_add_chains(scmp_filter_ctx ctx, uint32_t action, int nr,
 			      const struct compile_chains *ch)
 {
 	int r = 0;
 
-	for (size_t i = 0; i < ch->n && r == 0; i++) {
-		bool covered = false;
+	for (size_t i = 0; i < ch->n && r == 0; i++)
+		r = seccomp_rule_add_exact_array(ctx, action, nr, ch->items[i].n, ch->items[i].cmp);
+	return r;
+}
 
-		for (size_t j = 0; j < ch->n && !covered; j++)
-			covered = j != i && compile_chain_covers(&ch->items[j], &ch->items[i]) &&
-				  (!compile_chain_covers(&ch->items[i], &ch->items[j]) || j < i);
-		if (!covered)
-			r = seccomp_rule_add_exact_array(ctx, action, nr, ch->items[i].n,
-							 ch->items[i].cmp);
+/*
+ * The chains of a PLAN_COND plan, leaving out those another covers: the
+ * same calls, a smaller filter, and libseccomp 2.5 leaks memory when a
+ * wider chain joins a narrower one of the same syscall. ret empty: none.
+ */
+static int compile_plan_chains(const struct policy *p, const struct compile_plan *plan,
+			       struct compile_chains *ret)
+{
+	struct compile_chains all = { 0 };
+	int r = 0;
+
+	*ret = (struct compile_chains){ 0 };
+	for (size_t k = plan->first; plan->kind == PLAN_COND && k < plan->end && r == 0; k++) {
+		struct kform kf;
+
+		compile_kform(p, k, &kf);
+		if (kf.kind == KF_REGS || kf.kind == KF_MEMORY)
+			r = compile_rule_chains(compile_rule(p, k), &kf, &all);
+	}
+	for (size_t i = 0; i < all.n && r == 0; i++)
+		if (!compile_chain_redundant(&all, i))
+			r = compile_chains_push(ret, &all.items[i]);
+	free(all.items);
+	if (r < 0) {
+		free(ret->items);
+		*ret = (struct compile_chains){ 0 };
 	}
 	return r;
 }
@@ -300,35 +330,60 @@ static int compile_add_chains(scmp_filter_ctx ctx, uint32_t action, int nr,
 static int compile_add_plan(scmp_filter_ctx ctx, const struct policy *p, int nr,
 			    const struct compile_plan *plan)
 {
-	struct compile_chains ch = { 0 };
-	int r = 0;
+	struct compile_chains ch;
+	int r;
 
 	if (plan->kind == PLAN_ALL)
 		return seccomp_rule_add_exact(ctx, plan->action, nr, 0);
-	for (size_t k = plan->first; plan->kind == PLAN_COND && k < plan->end && r == 0; k++) {
-		struct kform kf;
-
-		compile_kform(p, k, &kf);
-		if (kf.kind == KF_REGS || kf.kind == KF_MEMORY)
-			r = compile_rule_chains(compile_rule(p, k), &kf, &ch);
-	}
+	r = compile_plan_chains(p, plan, &ch);
 	if (r == 0 && ch.n)
 		r = compile_add_chains(ctx, plan->action, nr, &ch);
 	free(ch.items);
 	return r;
 }
 
-/* Case 2 is tried on a scratch filter first: libseccomp cannot take back half a rule set. */
-static int compile_try_plan(const struct policy *p, int nr, uint32_t def, struct compile_plan *plan)
+static int compile_export(scmp_filter_ctx ctx, struct sock_fprog *ret);
+
+/*
+ * Does libseccomp compile the plan's chains as they say? Sets it may get
+ * wrong are compiled and checked, or not given to it at all
+ * (compile-verify.c). 0 when it does; ENOMEM aside, the plan must change.
+ */
+static int compile_check_plan(const struct policy *p, int nr, uint32_t def,
+			      const struct compile_plan *plan)
 {
 	_cleanup_ctx_ scmp_filter_ctx scratch = NULL;
+	struct sock_fprog prog = { 0 };
+	struct compile_chains ch;
+	enum compile_chains_trust trust = CHAINS_REFUSE;
+	int r = compile_plan_chains(p, plan, &ch);
 
-	if (plan->kind != PLAN_COND)
-		return 0;
-	scratch = seccomp_init(def);
-	if (!scratch)
-		return -ENOMEM;
-	if (compile_add_plan(scratch, p, nr, plan) < 0)
+	if (r == 0)
+		trust = compile_chains_trust(&ch);
+	if (r == 0 && trust == CHAINS_REFUSE)
+		r = -EDOM;
+	if (r == 0) {
+		scratch = seccomp_init(def);
+		r = scratch ? compile_add_chains(scratch, plan->action, nr, &ch) : -ENOMEM;
+	}
+	if (r == 0 && trust == CHAINS_CHECK) {
+		r = compile_export(scratch, &prog);
+		if (r == 0)
+			r = compile_chains_check(&ch, &prog, nr, plan->action, def);
+	}
+	free(prog.filter);
+	free(ch.items);
+	return r;
+}
+
+/*
+ * Case 2 is tried on a scratch filter first: libseccomp cannot take back
+ * half a rule set. A set it refuses, or would compile otherwise than the
+ * rules say, sends every call of the syscall to the supervisor (case 3).
+ */
+static int compile_try_plan(const struct policy *p, int nr, uint32_t def, struct compile_plan *plan)
+{
+	if (plan->kind == PLAN_COND && compile_check_plan(p, nr, def, plan) < 0)
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
 	return 0;
 }
@@ -366,6 +421,18 @@ static int compile_plan_of(const struct policy *p, int nr, uint32_t def, struct 
 	compile_plan_moves(p, nr, def, plan);
 	compile_plan_listen(p, nr, def, plan);
 	return r;
+}
+
+bool compile_syscall_sends_all(const struct policy *p, int nr)
+{
+	uint32_t def = compile_kernel_action(&p->def);
+	struct compile_plan plan;
+
+	if (compile_plan_of(p, nr, def, &plan) < 0)
+		return true;
+	if (plan.kind == PLAN_DEFAULT)
+		return def == SCMP_ACT_NOTIFY;
+	return plan.kind == PLAN_ALL && plan.action == SCMP_ACT_NOTIFY;
 }
 
 bool compile_syscall_in_kernel(const struct policy *p, int nr)

@@ -396,6 +396,16 @@ int landlock_compile_syscall(void *ctx, const struct policy_landlock *ll, int nr
 /* Must every call of nr the policy may let run reach the supervisor (landlock.h)? */
 bool landlock_forces_notify(const struct policy_landlock *ll, int nr);
 
+/* bpf-run.c: runs a seccomp filter on d; 0 and its return value, -EINVAL when malformed. */
+struct sock_fprog;
+struct seccomp_data;
+int policy_bpf_run(const struct sock_fprog *prog, const struct seccomp_data *d, uint32_t *ret);
+
+/*
+ * compile.c: does the filter send every call of nr to the supervisor (a
+ * rule set libseccomp would compile otherwise than it says, among others)?
+ */
+bool compile_syscall_sends_all(const struct policy *p, int nr);
 /* compile.c: does the filter settle the calls of nr that no rule sends up? */
 bool compile_syscall_in_kernel(const struct policy *p, int nr);
 

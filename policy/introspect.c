@@ -108,8 +108,11 @@ static bool introspect_is_mixed(const struct policy *p, int nr)
 	uint32_t def = introspect_rule_action(p, p->n_rules), fallback = def;
 	bool first = true;
 
-	/* A move the policy may allow always goes up (compile.c, moves.c). */
-	if (def == SCMP_ACT_NOTIFY || moves_checked(p, nr))
+	/*
+	 * A move the policy may allow always goes up (compile.c, moves.c), and
+	 * so does a rule set libseccomp would get wrong (compile-verify.c).
+	 */
+	if (def == SCMP_ACT_NOTIFY || moves_checked(p, nr) || compile_syscall_sends_all(p, nr))
 		return false;
 	for (size_t k = p->by_nr_start[nr]; k < p->by_nr_start[nr + 1]; k++) {
 		enum policy_needs needs;

@@ -3,8 +3,8 @@
  * What every fuzz target checks once a policy was accepted (fuzz-common.h).
  *
  * A policy that checks must compile, and then both layers must agree: for
- * a set of calls, the compiled BPF (run in the test interpreter of
- * tests/unit/policy-bpf.c) either sends the call to the supervisor or gives
+ * a set of calls, the compiled BPF (run in the interpreter of
+ * policy/bpf-run.c) either sends the call to the supervisor or gives
  * exactly what policy_evaluate_args decides, without reading memory; the
  * program's notified[] table and policy_syscall_layer() say the same; every
  * rule can be described and introspected. A disagreement aborts, which
@@ -95,7 +95,7 @@ static void fuzz_one_call(const struct policy *p, const struct policy_program *p
 		sd.args[i] = call.args[i];
 	}
 	FUZZ_CHECK(policy_evaluate_args(p, &call, &ops, &c, &d) == 0);
-	FUZZ_CHECK(bpf_run(&prog->bpf, &sd, &ret) == 0);
+	FUZZ_CHECK(policy_bpf_run(&prog->bpf, &sd, &ret) == 0);
 	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF) {
 		FUZZ_CHECK(prog->notified[nr]);
 		return;
@@ -111,10 +111,10 @@ static void fuzz_foreign(const struct policy_program *prog)
 	struct seccomp_data sd = { .nr = SYS_getppid, .arch = SCMP_ARCH_X86 };
 	uint32_t ret;
 
-	FUZZ_CHECK(bpf_run(&prog->bpf, &sd, &ret) == 0);
+	FUZZ_CHECK(policy_bpf_run(&prog->bpf, &sd, &ret) == 0);
 	FUZZ_CHECK(ret == SECCOMP_RET_KILL_PROCESS);
 	sd = (struct seccomp_data){ .nr = 0x40000000 | SYS_getppid, .arch = seccomp_arch_native() };
-	FUZZ_CHECK(bpf_run(&prog->bpf, &sd, &ret) == 0);
+	FUZZ_CHECK(policy_bpf_run(&prog->bpf, &sd, &ret) == 0);
 	FUZZ_CHECK(ret == SECCOMP_RET_KILL_PROCESS);
 }
 

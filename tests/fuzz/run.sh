@@ -139,7 +139,7 @@ say_seeds() {
 }
 
 case " $TARGETS " in *" policy "*)
-	build_target policy tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
+	build_target policy tests/fuzz/fuzz-common.c
 	mkdir -p "$work/corpus-policy"
 	cp "$top_srcdir"/tests/fuzz/corpus-policy/* "$work/corpus-policy/" 2>/dev/null || true
 	cp "$top_srcdir"/contrib/policies/*.policy "$work/corpus-policy/" 2>/dev/null || true
@@ -151,7 +151,7 @@ esac
 
 # The OCI profile importer, seeded with the real-world profiles of tests/data.
 case " $TARGETS " in *" oci "*)
-	build_target oci tests/unit/policy-bpf.c tests/fuzz/fuzz-common.c
+	build_target oci tests/fuzz/fuzz-common.c
 	mkdir -p "$work/corpus-oci"
 	cp "$top_srcdir"/tests/fuzz/corpus-oci/* "$work/corpus-oci/" 2>/dev/null || true
 	cp "$top_srcdir"/tests/data/oci/*.json "$work/corpus-oci/"

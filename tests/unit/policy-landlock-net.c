@@ -102,7 +102,7 @@ static bool lln_calls(struct policy *p, const struct policy_landlock *ll,
 
 	if (!policy_landlock_decides(ll, nr))
 		return true;
-	if (bpf_run(&prog->bpf, &d, &ret) < 0 ||
+	if (policy_bpf_run(&prog->bpf, &d, &ret) < 0 ||
 	    (ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW) {
 		printf("# the layer decides %s, yet the filter does not let it run\n%s",
 		       policy_syscall_name(nr), text);

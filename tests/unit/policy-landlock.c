@@ -411,7 +411,7 @@ static bool ll_random_calls(struct policy *p, const struct policy_landlock *ll,
 				uint32_t ret;
 
 				memcpy(d.args, call.args, sizeof(d.args));
-				if (bpf_run(&prog->bpf, &d, &ret) < 0)
+				if (policy_bpf_run(&prog->bpf, &d, &ret) < 0)
 					return false;
 				/* Execs go to the supervisor, then to Landlock: both decide. */
 				if (((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW &&

@@ -116,14 +116,14 @@ static bool builtin_open_flags_agree(void)
 		struct seccomp_data d = { .nr = SYS_openat, .arch = seccomp_arch_native() };
 		struct policy_call call = { .nr = SYS_openat };
 		struct policy_decision dec = { 0 };
-		uint32_t k = 0; /* printed below even when bpf_run failed */
+		uint32_t k = 0; /* printed below even when policy_bpf_run failed */
 
 		call.args[2] = i < 4096 ? (uint64_t)i * 0x1041 : rnd();
 		if (i % 3 == 0)
 			call.args[2] &= 0xffffffffull;
 		memcpy(d.args, call.args, sizeof(d.args));
 		if (policy_evaluate_args(p, &call, NULL, NULL, &dec) < 0 ||
-		    bpf_run(&prog->bpf, &d, &k) < 0)
+		    policy_bpf_run(&prog->bpf, &d, &k) < 0)
 			ok = false;
 		else if ((k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW)
 			ok = dec.action == POLICY_ALLOW;
@@ -198,16 +198,17 @@ static void random_call(struct policy_call *call, struct targs *a)
 	a->flags = rnd() % 4;
 }
 
-/* Does the kernel's answer (unless it notifies) say what the evaluator decided? */
-static bool random_kernel_agrees(const struct policy_program *prog, const struct policy_call *call,
-				 const struct policy_decision *d)
+bool random_kernel_agrees(const struct policy_program *prog, const struct policy_call *call,
+			  const struct policy_decision *d, bool *ret_settled)
 {
 	struct seccomp_data sd = { .nr = call->nr, .arch = seccomp_arch_native() };
 	uint32_t k;
 
 	memcpy(sd.args, call->args, sizeof(sd.args));
-	if (bpf_run(&prog->bpf, &sd, &k) < 0)
+	if (policy_bpf_run(&prog->bpf, &sd, &k) < 0)
 		return false;
+	if (ret_settled)
+		*ret_settled = (k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_USER_NOTIF;
 	switch (k & SECCOMP_RET_ACTION_FULL) {
 	case SECCOMP_RET_ALLOW:
 		return d->action == POLICY_ALLOW;
@@ -236,7 +237,7 @@ static bool random_compare(const struct policy *p, const char *text)
 		if (policy_evaluate_args(p, &call, &targs_ops, &a1, &d1) < 0 ||
 		    evaluate_linear(p, &call, &targs_ops, &a2, &d2) < 0)
 			ok = false;
-		else if (!random_kernel_agrees(prog, &call, &d1)) {
+		else if (!random_kernel_agrees(prog, &call, &d1, NULL)) {
 			printf("# %s arg0=%llu arg2=%#llx: the kernel layer disagrees with %s\n%s",
 			       policy_syscall_name(call.nr), (unsigned long long)call.args[0],
 			       (unsigned long long)call.args[2], policy_action_name(d1.action), text);
@@ -419,6 +420,9 @@ void random_run_all(void (*report)(const char *name, bool ok))
 	       builtin_fixed_cases());
 	report("builtin: decisions taken once per syscall decide as the plain walk",
 	       builtin_fixed_equals_plain_walk());
+	report("builtin: the kernel layer decides several register rules of every comparison as "
+	       "the evaluator",
+	       registers_random_agree());
 	report("builtin: Landlock decides as the policy says, on random policies",
 	       landlock_random_agree());
 	report("builtin: Landlock's TCP ports decide as the policy says, on random policies",

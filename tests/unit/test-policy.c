@@ -266,7 +266,7 @@ static void tcall_run_kernel(struct tcase *c, struct tcall *t)
 	char buf[512];
 
 	memcpy(d.args, t->call.args, sizeof(d.args));
-	if (bpf_run(&c->prog->bpf, &d, &t->kernel_ret) < 0) {
+	if (policy_bpf_run(&c->prog->bpf, &d, &t->kernel_ret) < 0) {
 		fail(c, "the BPF program is malformed or does not return");
 		return;
 	}

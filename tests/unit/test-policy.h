@@ -8,8 +8,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-/* policy-bpf.c: runs a seccomp filter on d; 0 and its return value, -EINVAL when malformed. */
-int bpf_run(const struct sock_fprog *prog, const struct seccomp_data *d, uint32_t *ret);
+/* policy/bpf-run.c: policy_bpf_run() runs a seccomp filter on d. */
+#include "policy/internal.h"
 
 /* policy-args.c: what a test call has in memory, and the callbacks that hand it over. */
 #include "policy/policy.h"
@@ -69,6 +69,14 @@ bool landlock_net_random_agree(void);
 
 /* policy-random.c: the cases over many generated inputs. */
 void random_run_all(void (*report)(const char *name, bool ok));
+/*
+ * policy-random.c: does the kernel layer's answer to call (unless it
+ * notifies: ret_settled false) say what the evaluator decided, d?
+ */
+bool random_kernel_agrees(const struct policy_program *prog, const struct policy_call *call,
+			  const struct policy_decision *d, bool *ret_settled);
+/* policy-registers.c: several register rules of every comparison, both layers. */
+bool registers_random_agree(void);
 
 /* policy-builtin.c: runs every built-in case, reporting each. */
 void builtin_run_all(void (*report)(const char *name, bool ok));

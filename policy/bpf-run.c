@@ -1,9 +1,10 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A classic BPF interpreter for seccomp filters, written from the kernel's
  * rules (Documentation/networking/filter.rst, seccomp_check_filter): the
  * instructions a seccomp filter may hold, 32-bit aligned loads from struct
- * seccomp_data only. test-policy runs the compiled kernel layer in it.
+ * seccomp_data only. The compiler checks what libseccomp made of a set of
+ * rules in it (compile-verify.c); test-policy runs whole kernel layers.
  */
 #include "config.h"
 
@@ -11,8 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
-#include "tests/unit/test-policy.h"
+#include "policy/internal.h"
 
 static int bpf_alu(uint32_t *a, uint16_t op, uint32_t v)
 {
@@ -150,7 +153,7 @@ static int bpf_step(const struct sock_filter *f, const struct seccomp_data *d, u
 	return 0;
 }
 
-int bpf_run(const struct sock_fprog *prog, const struct seccomp_data *d, uint32_t *ret)
+int policy_bpf_run(const struct sock_fprog *prog, const struct seccomp_data *d, uint32_t *ret)
 {
 	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = { 0 };
 	bool done = false;
