@@ -647,9 +647,11 @@ static int cmd_r8_full(int argc, char **argv)
 	 * Ticks of the watchdog (128 ms while a worker waits): the call is
 	 * gone. 200 ms once fell short on a loaded machine (the sanitizer
 	 * build, other work beside it), and the probe below then met the
-	 * supervisor's open still pending: 8 ticks.
+	 * supervisor's open still pending; so did 1000 ms once, with two
+	 * review builds beside the suite. The probe cannot poll (it is the
+	 * FIFO's other end, which lets a pending open go): 3 s, 24 ticks.
 	 */
-	pause_ms(1000);
+	pause_ms(3000);
 	{
 		int r = open(argv[2], O_RDONLY | O_NONBLOCK | O_CLOEXEC), w;
 
