@@ -32,6 +32,17 @@
 #include "policy/compile-verify.h"
 #include "policy/internal.h"
 
+/*
+ * Chains of different lengths, some of 3 comparisons or more, that
+ * libseccomp 2.5 takes at most in one set: adding a chain walks both
+ * branches of every node of the tree built so far, and with long chains
+ * beside short ones on other arguments that walk grows exponentially
+ * (round 16's second review: 6 comparisons beside 1, 16 chains 0.00 s, 24
+ * 0.5 s, 32 10 s, 40 not done in minutes; with masks, 18 chains 8 s).
+ * Chains all of one length stayed fast at 200, and so do sets of 1 and 2
+ * comparisons (the implicit sets' ioctl refusals: 67 chains).
+ */
+#define TRUST_MIXED_CHAINS 12
 /* Half-values per argument half: 3 per constant, 0 and UINT32_MAX. */
 #define VERIFY_HALVES 64
 /* Calls tried at most: beyond, the set is not checked. */
@@ -44,21 +55,24 @@ static bool verify_ordered(const struct scmp_arg_cmp *c)
 
 /*
  * An ordering in a set on several arguments, or beside a mask, is never
- * given to libseccomp: such sets kept libseccomp 2.5 looping for ever in
- * seccomp_rule_add_exact_array() (the review's, with ranges on three
- * arguments; `arg0!=10 arg2==0x100000000` next to `arg0==-1 arg1==16` and
- * `arg2==1`), so `unotify run` never started. On one argument alone it
- * compiled every set test-policy tries, not always right: those are
- * checked.
+ * given to libseccomp: such sets kept libseccomp 2.5 busy in
+ * seccomp_rule_add_exact_array() for longer than anyone waited (the
+ * review's, with ranges on three arguments; `arg0!=10 arg2==0x100000000`
+ * next to `arg0==-1 arg1==16` and `arg2==1`), so `unotify run` never
+ * started. On one argument alone it compiled every set test-policy tries,
+ * not always right: those are checked. Nor is a set of more than
+ * TRUST_MIXED_CHAINS chains of different lengths, equalities or not.
  */
 enum compile_chains_trust compile_chains_trust(const struct compile_chains *ch)
 {
-	bool ordered = false, mask = false, several = false;
+	bool ordered = false, mask = false, several = false, lengths = false, long_chain = false;
 	unsigned int arg = ch->n ? ch->items[0].cmp[0].arg : 0;
 
 	if (ch->n < 2)
 		return CHAINS_EXACT;
-	for (size_t i = 0; i < ch->n; i++)
+	for (size_t i = 0; i < ch->n; i++) {
+		lengths |= ch->items[i].n != ch->items[0].n;
+		long_chain |= ch->items[i].n >= 3;
 		for (unsigned int k = 0; k < ch->items[i].n; k++) {
 			const struct scmp_arg_cmp *c = &ch->items[i].cmp[k];
 
@@ -66,6 +80,9 @@ enum compile_chains_trust compile_chains_trust(const struct compile_chains *ch)
 			ordered |= verify_ordered(c);
 			several |= c->arg != arg;
 		}
+	}
+	if (lengths && long_chain && ch->n > TRUST_MIXED_CHAINS)
+		return CHAINS_REFUSE;
 	if (!ordered)
 		return CHAINS_EXACT;
 	return mask || several ? CHAINS_REFUSE : CHAINS_CHECK;

@@ -21,9 +21,10 @@ struct compile_chains {
 };
 
 enum compile_chains_trust {
-	CHAINS_EXACT,  /* one chain, or equalities only: libseccomp compiles it right */
+	CHAINS_EXACT,  /* one chain, or a few equalities: libseccomp compiles it right */
 	CHAINS_CHECK,  /* orderings on one argument, no mask: compile, then check */
-	CHAINS_REFUSE, /* anything else with an ordering: never given to libseccomp */
+	CHAINS_REFUSE, /* anything else with an ordering, or too many mixed chains: never
+			  given to libseccomp */
 };
 
 /* How far libseccomp 2.5 may be trusted with the chains of one syscall. */
