@@ -202,7 +202,6 @@ static void compile_plan_moves(const struct policy *p, int nr, uint32_t def,
 		compile_plan_all(SCMP_ACT_NOTIFY, def, plan);
 }
 
-
 static const enum scmp_compare compile_ops[] = {
 	[POLICY_CMP_EQ] = SCMP_CMP_EQ,	       [POLICY_CMP_NE] = SCMP_CMP_NE,
 	[POLICY_CMP_LT] = SCMP_CMP_LT,	       [POLICY_CMP_LE] = SCMP_CMP_LE,
