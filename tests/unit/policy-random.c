@@ -22,14 +22,19 @@
 #include "policy/internal.h"
 #include "tests/unit/test-policy.h"
 
+uint64_t xorshift64(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
 
 static uint64_t rnd(void)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
+	return xorshift64(&rnd_state);
 }
 
 static struct policy *random_build(const char *text, bool quiet)

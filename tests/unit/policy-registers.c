@@ -23,10 +23,7 @@ static uint64_t regs_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t regs_rnd(void)
 {
-	regs_state ^= regs_state << 13;
-	regs_state ^= regs_state >> 7;
-	regs_state ^= regs_state << 17;
-	return regs_state;
+	return xorshift64(&regs_state);
 }
 
 static const uint64_t regs_values[] = {

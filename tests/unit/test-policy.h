@@ -69,6 +69,8 @@ bool landlock_net_random_agree(void);
 
 /* policy-random.c: the cases over many generated inputs. */
 void random_run_all(void (*report)(const char *name, bool ok));
+/* policy-random.c: the next of a seeded sequence (xorshift), each file its own state. */
+uint64_t xorshift64(uint64_t *state);
 /*
  * policy-random.c: does the kernel layer's answer to call (unless it
  * notifies: ret_settled false) say what the evaluator decided, d?
