@@ -80,6 +80,11 @@ int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req
 	return target_new(l, req, true, view_fixed, ret);
 }
 
+bool unotify_target_proves_reads(const unotify_target *t)
+{
+	return t && t->t.proves_reads;
+}
+
 void unotify_target_free(unotify_target *t)
 {
 	if (!t)

@@ -161,3 +161,19 @@ int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req
 		buf[0] = '\0';
 	return r;
 }
+
+int unotify_mem_read_string_unproven(unotify_listener *l, const struct seccomp_notif *req,
+				     uint64_t addr, char *buf, size_t size)
+{
+	int r;
+
+	if (size == 0 || size > INT32_MAX)
+		return -EINVAL;
+	r = memory_read_string(req, addr, buf, size);
+	/* A failure is told at once: proved first, as unotify_mem_read_string() does. */
+	if (r < 0)
+		r = memory_checked(l, req, r);
+	if (r < 0)
+		buf[0] = '\0';
+	return r;
+}

@@ -39,6 +39,18 @@
  * the pidfd of that id follows it, while the old leader may still be
  * calling): such an exec ends all keeping on the listener.
  *
+ * That poll also proves a read of the thread's memory made before it (the
+ * path of an open), as ID_VALID after the read would, when the call was
+ * made after the notification that proved the entry (their ids say so):
+ * the thread, alive after the read, held its tid from that notification
+ * on, so the call is its own and the read was of its process. The one way
+ * a live thread's tid changes hands, a non-leader's exec, empties the
+ * cache before it runs: an entry found after the read shows no such exec
+ * ran before the read. Whether the call is still pending is not proved:
+ * the reply is that check, as for a call interrupted right after an
+ * ID_VALID (what was performed was the thread's own call, decided on what
+ * was performed). Without the watch a kept state proves no earlier read.
+ *
  * What is not kept: the umask and the signal dispositions (the target
  * changes them without a system call we see), so only calls that use
  * neither take a kept state (unotify_target_new_cached: opens that create
@@ -82,6 +94,7 @@ struct cache_entry {
 	bool used;
 	pid_t tid;
 	int pidfd;             /* owned: the thread itself */
+	uint64_t proved_id;    /* the notification whose ID_VALID proved pidfd the thread */
 	struct target t;       /* groups owned; rootfd -1 (the pinned root is borrowed) */
 };
 
@@ -198,10 +211,23 @@ static int cache_copy(const struct target *from, struct target *ret)
 	return 0;
 }
 
-int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_t *ret_epoch)
+/*
+ * Was req made after the notification that proved e (ids grow by one per
+ * notification of a filter, from a random start: compared modulo 2^64)?
+ * Then e's thread held its tid when req was made, so req is its call.
+ */
+static bool cache_entry_before(const struct cache_entry *e, const struct seccomp_notif *req)
+{
+	return (int64_t)(req->id - e->proved_id) > 0;
+}
+
+int target_cache_get(unotify_listener *l, const struct seccomp_notif *req, struct target *ret,
+		     uint64_t *ret_epoch)
 {
 	struct target_cache *c = cache_of(l);
+	pid_t tid = (pid_t)req->pid;
 	struct cache_entry *e;
+	bool proves = false;
 	int r = 0;
 
 	*ret_epoch = UINT64_MAX; /* no cache: nothing will be kept */
@@ -212,18 +238,23 @@ int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_
 	e = cache_slot(c, tid);
 	if (e->used && e->tid == tid) {
 		/* Watched: no credential change since, so its thread alive is proof enough. */
-		if (l->creds_watched ? cache_entry_lives(e) : cache_entry_holds(e))
+		if (l->creds_watched ? cache_entry_lives(e) : cache_entry_holds(e)) {
 			r = cache_copy(&e->t, ret) < 0 ? -ENOMEM : 1;
-		else
+			proves = l->creds_watched && cache_entry_before(e, req);
+		} else {
 			cache_entry_clear(e);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
-	if (r == 1)
+	if (r == 1) {
 		ret->rootfd = ret->pinned_rootfd;
+		ret->proves_reads = proves;
+	}
 	return r;
 }
 
-void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t epoch)
+void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t id,
+		      uint64_t epoch)
 {
 	struct target_cache *c = cache_of(l);
 	struct cache_entry *e;
@@ -252,6 +283,7 @@ void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, ui
 		.used = true,
 		.tid = t->tid,
 		.pidfd = pidfd,
+		.proved_id = id,
 		.t = copy,
 	};
 	pthread_mutex_unlock(&c->lock);

@@ -427,6 +427,7 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 		target_release(&t);
 		return r;
 	}
+	t.proves_reads = true;
 	*ret = t;
 	return 0;
 }
@@ -450,7 +451,7 @@ static void target_keep(unotify_listener *l, const struct seccomp_notif *req,
 		pidfd = safe_close(pidfd);
 		return;
 	}
-	target_cache_put(l, t, pidfd, epoch);
+	target_cache_put(l, t, pidfd, req->id, epoch);
 }
 
 int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
@@ -462,7 +463,7 @@ int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool 
 	if (req->pid == 0)
 		return -ESRCH;
 	if (view_fixed) {
-		r = target_cache_get(l, (pid_t)req->pid, ret, &epoch);
+		r = target_cache_get(l, req, ret, &epoch);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}

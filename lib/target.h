@@ -60,6 +60,14 @@ struct target {
 	int pinned_rootfd;
 	struct target_fid pinned_root;
 	bool same_root;     /* the pinned root is the supervising thread's root: no chroot */
+	/*
+	 * Getting this state proved the tid the notification's thread, after
+	 * anything read of its memory before: a state read afresh ends with
+	 * ID_VALID; a kept one, on a listener that watches credentials, with
+	 * the poll of its thread's pidfd (target-cache.c says why that is
+	 * proof). Not a kept state on other listeners.
+	 */
+	bool proves_reads;
 };
 
 /* What target_enter() changed, for target_leave() to put back. */
@@ -97,8 +105,9 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
  * (target-cache.c), else read and kept when view_fixed says the sandbox
  * cannot change its root or user namespace. A kept state has no umask nor
  * signal dispositions: only for calls that use neither. No ID_VALID when
- * the kept state is used: the caller proves the notification pending
- * after it (a memory read does) and before acting.
+ * the kept state is used: unless proves_reads says it proved the thread
+ * the notification's, the caller proves that after it (a memory read
+ * does) and before acting.
  */
 int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
 		     struct target *ret);
@@ -210,16 +219,19 @@ int procfs_owner_of_dir(struct procfs_view *v, const struct target *t, int dirfd
 /* ---- target-cache.c ---- */
 
 /*
- * 1 and a copy of the kept state of tid when it still holds; 0: none, and
- * *ret_epoch says when, for target_cache_put of what is read next.
+ * 1 and a copy of the kept state of req's thread when it still holds; 0:
+ * none, and *ret_epoch says when, for target_cache_put of what is read next.
  */
-int target_cache_get(unotify_listener *l, pid_t tid, struct target *ret, uint64_t *ret_epoch);
+int target_cache_get(unotify_listener *l, const struct seccomp_notif *req, struct target *ret,
+		     uint64_t *ret_epoch);
 /*
  * Keeps a copy of t (read by target_read after target_cache_get gave
- * epoch, pending), with pidfd, the thread's (taken); not when a credential
- * change was seen since.
+ * epoch), with pidfd, the thread's (taken), proved its by ID_VALID of
+ * notification id after pidfd_open; not when a credential change was seen
+ * since.
  */
-void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t epoch);
+void target_cache_put(unotify_listener *l, const struct target *t, int pidfd, uint64_t id,
+		      uint64_t epoch);
 /*
  * On a listener that watches credentials, before req is decided: a call
  * that changes its thread's credentials drops what was kept of the thread;

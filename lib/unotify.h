@@ -174,6 +174,16 @@ int unotify_mem_read(unotify_listener *l, const struct seccomp_notif *req, uint6
 int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
 			    char *buf, size_t size);
 /*
+ * The same without the ID_VALID after it, for a caller that proves the
+ * read afterwards and before acting on it or telling it: by a target got
+ * after the read that says so (unotify_target_proves_reads), else by
+ * unotify_id_valid(). Until then what it read may be another process's
+ * (the thread gone and its number reused). One system call less for a
+ * call performed with a kept target.
+ */
+int unotify_mem_read_string_unproven(unotify_listener *l, const struct seccomp_notif *req,
+				     uint64_t addr, char *buf, size_t size);
+/*
  * Writes len bytes at addr (out-parameters of emulated calls). Not checked
  * with ID_VALID: reply next, which fails with -ENOENT once the call is gone.
  */
@@ -641,6 +651,14 @@ int unotify_target_new(unotify_listener *l, const struct seccomp_notif *req, uno
  */
 int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req, bool view_fixed,
 			    unotify_target **ret);
+/*
+ * Did getting t prove its thread the notification's, after anything read
+ * of its memory before (unotify_mem_read_string_unproven)? A target read
+ * afresh ends with ID_VALID; a kept one does on a listener that watches
+ * credentials (the poll of its thread's pidfd, for a call made after the
+ * one that proved what was kept). When false, call unotify_id_valid().
+ */
+bool unotify_target_proves_reads(const unotify_target *t);
 void unotify_target_free(unotify_target *t);
 /*
  * access(2), faccessat(2), and faccessat2(2) without AT_EACCESS check with

@@ -89,6 +89,12 @@ struct enforce_call {
 	bool has_sockaddr;
 	unotify_target *target;           /* lazily, by enforce_target() */
 	bool kept_ok;                     /* set by decode: the call creates and signals nothing */
+	/*
+	 * A path was read without its ID_VALID (a kept_ok call, before its
+	 * target): proved by the target got next, else before the decision
+	 * is told (enforce_prove_reads).
+	 */
+	bool reads_unproven;
 	bool view_fixed;                  /* the filter keeps roots and user namespaces fixed */
 	/*
 	 * Names guessed from the path's text (unotify_path_how.guess): a

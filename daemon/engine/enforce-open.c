@@ -116,13 +116,18 @@ static int open_plan(struct enforce_call *c, struct open_state *s)
 
 	if (s->planned)
 		return 0;
-	/* The target first: reading its memory next proves both were its (ID_VALID). */
+	/*
+	 * The path first, then the target: the target proves the read (a kept
+	 * one without ID_VALID, enforce_read_path), and openat2's struct is
+	 * read after it, with ID_VALID, which proves both.
+	 */
+	r = enforce_read_path(c, 0, s->path_addr);
+	if (r < 0)
+		return r;
 	r = enforce_target(c, &t);
 	if (r < 0)
 		return enforce_fail(c, r == -ENOENT ? ENOENT : EPERM);
-	r = enforce_read_path(c, 0, s->path_addr);
-	if (r == 0)
-		r = open_read_how(c, s);
+	r = open_read_how(c, s);
 	if (r < 0)
 		return r;
 	how = (struct unotify_open_how){

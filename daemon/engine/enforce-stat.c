@@ -133,13 +133,12 @@ static void stat_decode(struct enforce_call *c)
 static int stat_path(struct enforce_call *c, int n, const char **ret_path)
 {
 	struct stat_state *s = c->state;
-	int r;
 
 	if (!s)
 		return enforce_fail(c, ENOMEM);
-	r = enforce_target_first(c, s->early);
-	if (r < 0)
-		return r;
+	if (s->early)
+		return enforce_fail(c, s->early);
+	/* The path before the target, which proves the read (enforce_read_path). */
 	return enforce_resolve_file(c, s->dirfd, s->path_addr, s->nofollow, s->empty_path,
 				    ret_path);
 }

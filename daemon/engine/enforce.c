@@ -75,6 +75,17 @@ int enforce_works(unsigned int *ret, int *ret_nr)
 
 /* ---- Helpers for the families ---- */
 
+/* Is what was read without ID_VALID (enforce_read_path) the target's? -ENOENT: it is gone. */
+static int enforce_prove_reads(struct enforce_call *c)
+{
+	if (!c->reads_unproven)
+		return 0;
+	if (!unotify_target_proves_reads(c->target) && unotify_id_valid(c->l, c->req->id) < 0)
+		return -ENOENT;
+	c->reads_unproven = false;
+	return 0;
+}
+
 int enforce_target(struct enforce_call *c, unotify_target **ret)
 {
 	int r;
@@ -88,6 +99,12 @@ int enforce_target(struct enforce_call *c, unotify_target **ret)
 			return r;
 		if (c->real_ids)
 			unotify_target_use_real_ids(c->target);
+	}
+	if (enforce_prove_reads(c) < 0) {
+		/* Not this call's thread: nothing may act with what was read of it. */
+		unotify_target_free(c->target);
+		c->target = NULL;
+		return -ENOENT;
 	}
 	*ret = c->target;
 	return 0;
@@ -199,7 +216,17 @@ int enforce_read_path(struct enforce_call *c, int n, uint64_t addr)
 	p += n;
 	if (p->have_arg)
 		return 0;
-	r = unotify_mem_read_string(c->l, c->req, addr, p->arg, sizeof(p->arg));
+	/*
+	 * A call that may take a kept target reads first and gets its target
+	 * next, which proves the read on a listener that watches credentials
+	 * (lib/target-cache.c): no ID_VALID of its own.
+	 */
+	if (c->kept_ok && !c->target) {
+		r = unotify_mem_read_string_unproven(c->l, c->req, addr, p->arg, sizeof(p->arg));
+		c->reads_unproven |= r >= 0;
+	} else {
+		r = unotify_mem_read_string(c->l, c->req, addr, p->arg, sizeof(p->arg));
+	}
 	if (r < 0)
 		/* EFAULT, ENAMETOOLONG: the target's own call fails so (ENOENT: it is gone). */
 		return enforce_fail(c, r == -ENOENT ? ENOENT : -r);
@@ -611,6 +638,24 @@ static int enforce_decide_fixed(struct enforcer *e, struct enforce_call *c,
 	return 0;
 }
 
+/*
+ * A decision taken on a path read without ID_VALID and no target since
+ * (a refusal): proved before it is told. When the thread is gone, what
+ * was read may be another process's: the call fails as any whose memory
+ * could not be read, and the trail shows no text of it.
+ */
+static const char *enforce_told_unproven(struct enforce_call *c, struct policy_decision *d,
+					 struct unotify_verdict *v, const char *verdict)
+{
+	if (enforce_prove_reads(c) == 0)
+		return verdict;
+	for (int n = 0; c->paths && n < 2; n++)
+		c->paths[n].have_arg = false;
+	*d = (struct policy_decision){ .action = POLICY_DENY, .error = ENOENT };
+	enforce_verdict_errno(v, ENOENT);
+	return "deny";
+}
+
 int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 		   struct unotify_verdict *ret, void *userdata)
 {
@@ -655,6 +700,8 @@ int enforce_decide(unotify_listener *l, const struct seccomp_notif *req,
 		enforce_evaluate_all(e, c, &d);
 		verdict = enforce_verdict_from(c, &d, ret);
 	}
+	if (c->reads_unproven)
+		verdict = enforce_told_unproven(c, &d, ret, verdict);
 	if (ret->kind == UNOTIFY_VERDICT_ERRNO)
 		atomic_fetch_add(&e->denials, 1);
 	enforce_audit(e, c, verdict, &d, ret);

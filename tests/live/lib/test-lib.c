@@ -498,6 +498,65 @@ static bool test_fail_closed_pending(void)
 	return true;
 }
 
+static int child_42_three_times(pid_t parent)
+{
+	for (int i = 0; i < 3; i++)
+		if (syscall(__NR_getppid) != 42)
+			return 1;
+	return 0;
+}
+
+/* Does a kept target for req (as if it were this notification) prove a read made before it? */
+static int kept_proves(unotify_listener *l, const struct seccomp_notif *req)
+{
+	unotify_target *t = NULL;
+	int r = unotify_target_new_kept(l, req, true, &t);
+
+	if (r == 0)
+		r = unotify_target_proves_reads(t);
+	unotify_target_free(t);
+	return r;
+}
+
+/*
+ * A target proves a read of the thread's memory made before it: read
+ * afresh (ID_VALID ends it), or kept on a listener that watches
+ * credentials, for a call made after the notification that proved what
+ * was kept. Not for one made before or by it: the thread that holds the
+ * number now need not be the one that made that call.
+ */
+static bool test_target_proves_reads(void)
+{
+	const struct seccomp_notif *req;
+	struct seccomp_notif earlier;
+	uint64_t proving;
+	struct target t;
+
+	EXPECT(target_start(&t, "42_three_times"));
+	target_go(&t);
+	EXPECT(recv_getppid(t.l, t.pid, &req));
+	proving = req->id;
+	EXPECT_EQ(kept_proves(t.l, req), 1); /* read afresh, and kept */
+	/* Not watched: a kept state proves nothing of an earlier read. */
+	EXPECT_EQ(kept_proves(t.l, req), 0);
+	EXPECT_EQ(unotify_reply_value(t.l, req->id, 42), 0);
+	EXPECT(recv_getppid(t.l, t.pid, &req));
+	EXPECT_EQ(kept_proves(t.l, req), 0);
+	EXPECT_EQ(unotify_listener_watch_creds(t.l), 0);
+	EXPECT_EQ(kept_proves(t.l, req), 1); /* a later call than the proving one */
+	earlier = *req;
+	earlier.id = proving;
+	EXPECT_EQ(kept_proves(t.l, &earlier), 0);
+	earlier.id = proving - 1;
+	EXPECT_EQ(kept_proves(t.l, &earlier), 0);
+	EXPECT_EQ(unotify_reply_value(t.l, req->id, 42), 0);
+	EXPECT(recv_getppid(t.l, t.pid, &req));
+	EXPECT_EQ(kept_proves(t.l, req), 1);
+	EXPECT_EQ(unotify_reply_value(t.l, req->id, 42), 0);
+	EXPECT_EQ(target_finish(&t), 0);
+	return true;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static const struct {
@@ -512,6 +571,7 @@ static const struct {
 	{ "three_then_enosys", child_three_then_enosys },
 	{ "7_then_enosys", child_7_then_enosys },
 	{ "enosys", child_enosys },
+	{ "42_three_times", child_42_three_times },
 };
 
 static int target_main(const char *name, const char *sock)
@@ -612,6 +672,8 @@ static const struct test_entry lib_tests[] = {
 	  false },
 	{ "supervise stops on the flag", test_supervise_stop, false, false },
 	{ "listener closed while a call waits: ENOSYS", test_fail_closed_pending, false, false },
+	{ "a target proves an earlier read: afresh, or kept, watched, for a later call",
+	  test_target_proves_reads, false, false },
 };
 
 /* Last, after the spawn tests: everything before must have closed what it opened. */
