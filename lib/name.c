@@ -10,11 +10,11 @@
  *    chroot, unshare, setns), reads as its path from whatever root its
  *    mount tree has, which can spell any path of ours.
  * So a text is a name only if looking it up from the pinned root, with no
- * symlink and no magic link followed, reaches that very file (device,
- * inode and mount). We check the result rather than build the name from
- * the components walked: a walk's own record of "..", renames of the
- * directories it went through and magic links is only a guess, while the
- * check proves the name at a moment after the walk. The caller retries a
+ * symlink and no magic link followed, reaches that very file (device and
+ * inode, through whichever mount). We check the result rather than build
+ * the name from the components walked: a walk's own record of "..",
+ * renames of the directories it went through and magic links is only a
+ * guess, while the check proves the name at a moment after the walk. The caller retries a
  * walk whose result has no name (a replaced file is found anew) and
  * otherwise marks it unnamed: never matched as a path.
  */
@@ -105,5 +105,12 @@ int name_check(int rootfd, const char *name, const struct target_fid *fid)
 	r = target_fstat(fd, &st);
 	if (r < 0)
 		return r;
-	return target_fid_equal(&st.fid, fid) ? 1 : 0;
+	/*
+	 * The file, whatever mount it was reached through: a descriptor opened
+	 * before the sandbox had a mount namespace of its own (a shell's
+	 * redirection) is on the parent's copy of the mount, and the name it
+	 * has there names it in the sandbox too. A policy rules on that name;
+	 * named by its /proc link instead, a deny-list would never match it.
+	 */
+	return target_fid_same_file(&st.fid, fid) ? 1 : 0;
 }

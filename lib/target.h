@@ -167,6 +167,12 @@ static inline bool target_fid_equal(const struct target_fid *a, const struct tar
 	return a->dev == b->dev && a->ino == b->ino && a->mnt == b->mnt;
 }
 
+/* The same file, through whatever mount (two mount namespaces each have their own). */
+static inline bool target_fid_same_file(const struct target_fid *a, const struct target_fid *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
 /* statx: mode, owner, identity of an fd (AT_EMPTY_PATH). */
 struct target_stat {
 	mode_t mode;
