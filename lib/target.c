@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -55,6 +56,8 @@ static __thread struct {
 	 */
 	bool creds_known;
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+	uid_t uid, euid, suid;
+	gid_t gid, egid, sgid;
 	uid_t fsuid;
 	gid_t fsgid;
 	gid_t *groups;
@@ -590,6 +593,29 @@ static int sys_setgroups(size_t n, const gid_t *groups)
 	return syscall(SYS_setgroups, n, groups) < 0 ? negative_errno() : 0;
 }
 
+/* The raw calls change this thread only (glibc's wrappers change every thread of the process). */
+static int sys_setresgid(gid_t r, gid_t e, gid_t s)
+{
+	return syscall(SYS_setresgid, r, e, s) < 0 ? negative_errno() : 0;
+}
+
+/*
+ * Leaving uid 0 for three uids none of which is 0 empties the permitted
+ * set (the kernel's setuid fixup), and the thread could never come back:
+ * KEEP_CAPS keeps it across that one change. It is the thread's, and a
+ * fork would inherit it, so it is off again at once.
+ */
+static int sys_setresuid(uid_t r, uid_t e, uid_t s, bool keep_caps)
+{
+	int q, rv;
+
+	if (keep_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return negative_errno();
+	rv = syscall(SYS_setresuid, r, e, s) < 0 ? negative_errno() : 0;
+	q = keep_caps && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 ? negative_errno() : 0;
+	return rv < 0 ? rv : q;
+}
+
 static void target_atfork_child(void)
 {
 	self.creds_known = false;
@@ -623,6 +649,9 @@ static int target_self_creds(void)
 	r = sys_capget(self.caps);
 	if (r < 0)
 		return r;
+	if (getresuid(&self.uid, &self.euid, &self.suid) < 0 ||
+	    getresgid(&self.gid, &self.egid, &self.sgid) < 0)
+		return negative_errno();
 	self.fsuid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
 	self.fsgid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
 	n = getgroups(0, NULL);
@@ -650,6 +679,12 @@ static int target_save(struct target_saved *s)
 	if (r < 0)
 		return r;
 	memcpy(s->caps, self.caps, sizeof(s->caps));
+	s->uid = self.uid;
+	s->euid = self.euid;
+	s->suid = self.suid;
+	s->gid = self.gid;
+	s->egid = self.egid;
+	s->sgid = self.sgid;
 	s->fsuid = self.fsuid;
 	s->fsgid = self.fsgid;
 	s->groups = self.groups; /* borrowed */
@@ -680,7 +715,57 @@ static bool target_groups_equal(const struct target *t, const struct target_save
 	       (t->ngroups == 0 || memcmp(t->groups, s->groups, t->ngroups * sizeof(gid_t)) == 0);
 }
 
-/* Groups, fsgid, fsuid, then capabilities: the target's, within our permitted set. */
+/* The real, effective and saved gids, then fsgid (which setresgid sets to the effective one). */
+static int target_switch_gids(const struct target *t, struct target_saved *s)
+{
+	gid_t fsgid = s->fsgid;
+	int r;
+
+	if (t->gid != s->gid || t->egid != s->egid || t->sgid != s->sgid) {
+		s->resgid_set = true;
+		r = sys_setresgid(t->gid, t->egid, t->sgid);
+		if (r < 0)
+			return r;
+		fsgid = t->egid;
+	}
+	if (t->fsgid == fsgid)
+		return 0;
+	s->ids_set = true;
+	return sys_setfsgid(t->fsgid);
+}
+
+static int target_switch_uids(const struct target *t, struct target_saved *s)
+{
+	bool ours_root = s->uid == 0 || s->euid == 0 || s->suid == 0;
+	bool theirs_root = t->uid == 0 || t->euid == 0 || t->suid == 0;
+	uid_t fsuid = s->fsuid;
+	int r;
+
+	if (t->uid != s->uid || t->euid != s->euid || t->suid != s->suid) {
+		s->resuid_set = true;
+		r = sys_setresuid(t->uid, t->euid, t->suid, ours_root && !theirs_root);
+		if (r < 0)
+			return r;
+		fsuid = t->euid;
+		/* Leaving euid 0 emptied the effective set: a fsuid of no id of theirs needs it. */
+		if (t->fsuid != fsuid && s->euid == 0 && t->euid != 0) {
+			r = sys_capset(s->caps);
+			if (r < 0)
+				return r;
+		}
+	}
+	if (t->fsuid == fsuid)
+		return 0;
+	s->ids_set = true;
+	return sys_setfsuid(t->fsuid);
+}
+
+/*
+ * Groups, gids, uids (all of real, effective, saved and file-system: a
+ * check that asks for one, FUSE's mounter check, cgroup v1's writer, a
+ * sysctl's owner, must see the target's and never our root), then
+ * capabilities: the target's, within our permitted set.
+ */
 static int target_switch_ids(const struct target *t, struct target_saved *s)
 {
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
@@ -693,23 +778,16 @@ static int target_switch_ids(const struct target *t, struct target_saved *s)
 			return r;
 		s->groups_set = true;
 	}
-	if (t->fsgid != s->fsgid) {
-		s->ids_set = true;
-		r = sys_setfsgid(t->fsgid);
-		if (r < 0)
-			return r;
-	}
-	if (t->fsuid != s->fsuid) {
-		/* Leaving fsuid 0 may clear file-system capabilities: set them below. */
-		s->ids_set = true;
-		r = sys_setfsuid(t->fsuid);
-		if (r < 0)
-			return r;
-	}
+	r = target_switch_gids(t, s);
+	if (r == 0)
+		r = target_switch_uids(t, s);
+	if (r < 0)
+		return r;
 	memcpy(caps, s->caps, sizeof(caps));
 	caps[0].effective = (uint32_t)t->cap_eff & caps[0].permitted;
 	caps[1].effective = (uint32_t)(t->cap_eff >> 32) & caps[1].permitted;
-	if (!s->ids_set && memcmp(caps, s->caps, sizeof(caps)) == 0)
+	/* Leaving uid or fsuid 0 may have cleared capabilities: set them whenever ids moved. */
+	if (!s->ids_set && !s->resuid_set && !s->resgid_set && memcmp(caps, s->caps, sizeof(caps)) == 0)
 		return 0;
 	s->caps_set = true;
 	return sys_capset(caps);
@@ -803,15 +881,24 @@ static int target_restore_ids(struct target_saved *s)
 {
 	int r = 0;
 
-	/* Capabilities first: setfsuid and setgroups need them back. */
-	if ((s->caps_set || s->ids_set) && sys_capset(s->caps) < 0)
+	bool moved = s->caps_set || s->ids_set || s->resuid_set || s->resgid_set;
+
+	/* Capabilities first: setresuid, setfsuid and setgroups need them back. */
+	if (moved && sys_capset(s->caps) < 0)
 		r = -EPERM;
-	if (s->ids_set && (sys_setfsuid(s->fsuid) < 0 || sys_setfsgid(s->fsgid) < 0))
+	if (s->resuid_set && sys_setresuid(s->uid, s->euid, s->suid, false) < 0)
+		r = -EPERM;
+	if (s->resgid_set && sys_setresgid(s->gid, s->egid, s->sgid) < 0)
+		r = -EPERM;
+	/* setresuid and setresgid set the file-system ids to the effective ones. */
+	if ((s->ids_set || (s->resuid_set && s->fsuid != s->euid)) && sys_setfsuid(s->fsuid) < 0)
+		r = -EPERM;
+	if ((s->ids_set || (s->resgid_set && s->fsgid != s->egid)) && sys_setfsgid(s->fsgid) < 0)
 		r = -EPERM;
 	if (s->groups_set && sys_setgroups((size_t)s->ngroups, s->groups) < 0)
 		r = -EPERM;
-	/* Returning to fsuid 0 raises file-system capabilities from the permitted set. */
-	if ((s->caps_set || s->ids_set) && target_restore_caps(s) < 0)
+	/* Returning to uid 0 raises capabilities from the permitted set: put ours back exactly. */
+	if (moved && target_restore_caps(s) < 0)
 		r = -EPERM;
 	return r;
 }
