@@ -86,15 +86,14 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(sched_getaffinity),
 	/* a listener makes its process non-dumpable (listener.c) */
 	ARG_EQ(prctl, 0, PR_SET_DUMPABLE),
-	/* acting as the target in this thread (target.c): all its ids, caps kept across leaving root */
+	/* acting as the target in this thread (target.c): its gids, effective uid, fs ids */
 	ARG_EQ(unshare, 0, CLONE_FS),
 	ANY(capget),
 	ANY(capset),
-	ANY(getresuid),
+	ANY(geteuid),
 	ANY(getresgid),
 	ANY(setresuid),
 	ANY(setresgid),
-	ARG_EQ(prctl, 0, PR_SET_KEEPCAPS),
 	ANY(setfsuid),
 	ANY(setfsgid),
 	ANY(setgroups),

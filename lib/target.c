@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -56,7 +55,7 @@ static __thread struct {
 	 */
 	bool creds_known;
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
-	uid_t uid, euid, suid;
+	uid_t euid;
 	gid_t gid, egid, sgid;
 	uid_t fsuid;
 	gid_t fsgid;
@@ -599,21 +598,9 @@ static int sys_setresgid(gid_t r, gid_t e, gid_t s)
 	return syscall(SYS_setresgid, r, e, s) < 0 ? negative_errno() : 0;
 }
 
-/*
- * Leaving uid 0 for three uids none of which is 0 empties the permitted
- * set (the kernel's setuid fixup), and the thread could never come back:
- * KEEP_CAPS keeps it across that one change. It is the thread's, and a
- * fork would inherit it, so it is off again at once.
- */
-static int sys_setresuid(uid_t r, uid_t e, uid_t s, bool keep_caps)
+static int sys_seteuid(uid_t e)
 {
-	int q, rv;
-
-	if (keep_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
-		return negative_errno();
-	rv = syscall(SYS_setresuid, r, e, s) < 0 ? negative_errno() : 0;
-	q = keep_caps && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 ? negative_errno() : 0;
-	return rv < 0 ? rv : q;
+	return syscall(SYS_setresuid, (uid_t)-1, e, (uid_t)-1) < 0 ? negative_errno() : 0;
 }
 
 static void target_atfork_child(void)
@@ -649,8 +636,8 @@ static int target_self_creds(void)
 	r = sys_capget(self.caps);
 	if (r < 0)
 		return r;
-	if (getresuid(&self.uid, &self.euid, &self.suid) < 0 ||
-	    getresgid(&self.gid, &self.egid, &self.sgid) < 0)
+	self.euid = geteuid();
+	if (getresgid(&self.gid, &self.egid, &self.sgid) < 0)
 		return negative_errno();
 	self.fsuid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
 	self.fsgid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
@@ -679,9 +666,7 @@ static int target_save(struct target_saved *s)
 	if (r < 0)
 		return r;
 	memcpy(s->caps, self.caps, sizeof(s->caps));
-	s->uid = self.uid;
 	s->euid = self.euid;
-	s->suid = self.suid;
 	s->gid = self.gid;
 	s->egid = self.egid;
 	s->sgid = self.sgid;
@@ -734,21 +719,27 @@ static int target_switch_gids(const struct target *t, struct target_saved *s)
 	return sys_setfsgid(t->fsgid);
 }
 
+/*
+ * The effective uid, then fsuid (which seteuid sets to the effective one).
+ * Not the real and saved uids: the kernel lets a process signal a thread,
+ * or change its process's limits (prlimit), by those, and any process of
+ * the target's uid would then kill or stop the supervisor while it acts.
+ * Kept ours, they also keep the permitted set when the effective uid
+ * leaves 0 (only the effective set empties, and is set below).
+ */
 static int target_switch_uids(const struct target *t, struct target_saved *s)
 {
-	bool ours_root = s->uid == 0 || s->euid == 0 || s->suid == 0;
-	bool theirs_root = t->uid == 0 || t->euid == 0 || t->suid == 0;
 	uid_t fsuid = s->fsuid;
 	int r;
 
-	if (t->uid != s->uid || t->euid != s->euid || t->suid != s->suid) {
-		s->resuid_set = true;
-		r = sys_setresuid(t->uid, t->euid, t->suid, ours_root && !theirs_root);
+	if (t->euid != s->euid) {
+		s->euid_set = true;
+		r = sys_seteuid(t->euid);
 		if (r < 0)
 			return r;
 		fsuid = t->euid;
-		/* Leaving euid 0 emptied the effective set: a fsuid of no id of theirs needs it. */
-		if (t->fsuid != fsuid && s->euid == 0 && t->euid != 0) {
+		/* Leaving euid 0 emptied the effective set: a fsuid of no id of ours needs it. */
+		if (t->fsuid != fsuid && s->euid == 0) {
 			r = sys_capset(s->caps);
 			if (r < 0)
 				return r;
@@ -761,10 +752,11 @@ static int target_switch_uids(const struct target *t, struct target_saved *s)
 }
 
 /*
- * Groups, gids, uids (all of real, effective, saved and file-system: a
- * check that asks for one, FUSE's mounter check, cgroup v1's writer, a
- * sysctl's owner, must see the target's and never our root), then
- * capabilities: the target's, within our permitted set.
+ * Groups, gids (real, effective, saved, file-system), the effective and
+ * file-system uids (a check that asks for the effective one, cgroup v1's
+ * writer, a sysctl's owner, FUSE's mounter check, must see the target's
+ * and never our root), then capabilities: the target's, within our
+ * permitted set.
  */
 static int target_switch_ids(const struct target *t, struct target_saved *s)
 {
@@ -787,7 +779,7 @@ static int target_switch_ids(const struct target *t, struct target_saved *s)
 	caps[0].effective = (uint32_t)t->cap_eff & caps[0].permitted;
 	caps[1].effective = (uint32_t)(t->cap_eff >> 32) & caps[1].permitted;
 	/* Leaving uid or fsuid 0 may have cleared capabilities: set them whenever ids moved. */
-	if (!s->ids_set && !s->resuid_set && !s->resgid_set && memcmp(caps, s->caps, sizeof(caps)) == 0)
+	if (!s->ids_set && !s->euid_set && !s->resgid_set && memcmp(caps, s->caps, sizeof(caps)) == 0)
 		return 0;
 	s->caps_set = true;
 	return sys_capset(caps);
@@ -881,23 +873,23 @@ static int target_restore_ids(struct target_saved *s)
 {
 	int r = 0;
 
-	bool moved = s->caps_set || s->ids_set || s->resuid_set || s->resgid_set;
+	bool moved = s->caps_set || s->ids_set || s->euid_set || s->resgid_set;
 
-	/* Capabilities first: setresuid, setfsuid and setgroups need them back. */
+	/* Capabilities first: seteuid, setresgid, setfsuid and setgroups need them back. */
 	if (moved && sys_capset(s->caps) < 0)
 		r = -EPERM;
-	if (s->resuid_set && sys_setresuid(s->uid, s->euid, s->suid, false) < 0)
+	if (s->euid_set && sys_seteuid(s->euid) < 0)
 		r = -EPERM;
 	if (s->resgid_set && sys_setresgid(s->gid, s->egid, s->sgid) < 0)
 		r = -EPERM;
-	/* setresuid and setresgid set the file-system ids to the effective ones. */
-	if ((s->ids_set || (s->resuid_set && s->fsuid != s->euid)) && sys_setfsuid(s->fsuid) < 0)
+	/* seteuid and setresgid set the file-system ids to the effective ones. */
+	if ((s->ids_set || (s->euid_set && s->fsuid != s->euid)) && sys_setfsuid(s->fsuid) < 0)
 		r = -EPERM;
 	if ((s->ids_set || (s->resgid_set && s->fsgid != s->egid)) && sys_setfsgid(s->fsgid) < 0)
 		r = -EPERM;
 	if (s->groups_set && sys_setgroups((size_t)s->ngroups, s->groups) < 0)
 		r = -EPERM;
-	/* Returning to uid 0 raises capabilities from the permitted set: put ours back exactly. */
+	/* Returning to euid 0 raises capabilities from the permitted set: put ours back exactly. */
 	if (moved && target_restore_caps(s) < 0)
 		r = -EPERM;
 	return r;

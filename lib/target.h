@@ -73,15 +73,15 @@ struct target {
 /* What target_enter() changed, for target_leave() to put back. */
 struct target_saved {
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
-	uid_t uid, euid, suid;
+	uid_t euid;
 	gid_t gid, egid, sgid;
 	uid_t fsuid;
 	gid_t fsgid;
 	gid_t *groups;
 	int ngroups;
 	bool groups_set;
-	bool resuid_set;    /* real, effective and saved uids changed (setresuid) */
-	bool resgid_set;
+	bool euid_set;      /* the effective uid changed (real and saved stay ours) */
+	bool resgid_set;    /* real, effective and saved gids changed (setresgid) */
 	bool ids_set;       /* fsuid or fsgid set apart from those */
 	bool caps_set;
 	bool umask_set;

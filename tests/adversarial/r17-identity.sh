@@ -12,9 +12,14 @@
 #  - FUSE lets only its mounter's uid (real, effective and saved) in
 #    without allow_other: nobody read a root-mounted FUSE file (not
 #    repeated here: it needs libfuse, tested by hand).
-# Now the thread takes all of the program's ids.
+# Now the thread takes the program's gids and its effective and
+# file-system uids. Not its real and saved uids (the review of that fix):
+# the kernel lets any process of a thread's real or saved uid signal it
+# and lower its process's limits, so a process of the program's uid,
+# outside the sandbox, killed unotifyd while a thread acted as the program.
 # The forbidden effects: an fd of the sysctl, access(2) saying 0, the root
-# process in the delegated cgroup.
+# process in the delegated cgroup, a supervisor thread taking signal 0
+# from the program's uid while it waits in an open performed as it.
 # Guards: natively each is refused; root's own sysctl open still works.
 
 . "$top_srcdir/tests/adversarial/lib.sh"
@@ -92,5 +97,28 @@ EOF
 	else
 		case_fail "the root process was moved: $OUT"
 	fi
+fi
+# The supervisor waits in an open of a FIFO as nobody (no reader yet): a
+# process of nobody's, outside the sandbox, sweeps its threads with signal 0.
+case_begin signal "as nobody, outside: signal 0 to the supervisor's threads while one opens a FIFO as nobody"
+mkfifo -m 666 "$T/fifo"
+sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/sup.pid" timeout 60 "$UNOTIFY" run -q \
+	--policy "$T/files.policy" --user nobody -- "$PROBE" open "$T/fifo" wronly \
+	>"$T/fifo.out" 2>&1 &
+track_pid $!
+if wait_until 10 test -s "$T/sup.pid"; then
+	sleep 1 # the open reaches the supervisor, which waits in it
+	# timeout's pid: the supervisor is its child
+	sup=$(pgrep -P "$(cat "$T/sup.pid")" | head -1)
+	bounded 60 "$ATTACK" --user 65534 r17-signal-threads "${sup:-0}" 2000
+	probe_out=$OUT
+	bounded 10 sh -c 'cat "$1" >/dev/null' sh "$T/fifo"
+	wait_until 20 sh -c '! kill -0 "$1"' sh "$(cat "$T/sup.pid")" || true
+	case "$probe_out" in
+	"REFUSED "*) case_pass "$probe_out; the program: $(tail -1 "$T/fifo.out")" ;;
+	*) case_fail "a thread of the supervisor took the signal: $probe_out" ;;
+	esac
+else
+	case_fail "unotify run did not start"
 fi
 finish
