@@ -871,9 +871,8 @@ static int target_restore_caps(struct target_saved *s)
 /* Undoes target_switch_ids(); the flags stay, for target_resume() to do it again. */
 static int target_restore_ids(struct target_saved *s)
 {
-	int r = 0;
-
 	bool moved = s->caps_set || s->ids_set || s->euid_set || s->resgid_set;
+	int r = 0;
 
 	/* Capabilities first: seteuid, setresgid, setfsuid and setgroups need them back. */
 	if (moved && sys_capset(s->caps) < 0)
