@@ -149,19 +149,6 @@ static int memory_read_string(const struct seccomp_notif *req, uint64_t addr, ch
 	return -ENAMETOOLONG;
 }
 
-int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
-			    char *buf, size_t size)
-{
-	int r;
-
-	if (size == 0 || size > INT32_MAX)
-		return -EINVAL;
-	r = memory_checked(l, req, memory_read_string(req, addr, buf, size));
-	if (r < 0)
-		buf[0] = '\0';
-	return r;
-}
-
 int unotify_mem_read_string_unproven(unotify_listener *l, const struct seccomp_notif *req,
 				     uint64_t addr, char *buf, size_t size)
 {
@@ -170,8 +157,21 @@ int unotify_mem_read_string_unproven(unotify_listener *l, const struct seccomp_n
 	if (size == 0 || size > INT32_MAX)
 		return -EINVAL;
 	r = memory_read_string(req, addr, buf, size);
-	/* A failure is told at once: proved first, as unotify_mem_read_string() does. */
+	/* A failure is told at once, so it is proved at once (-ENOENT: the target is gone). */
 	if (r < 0)
+		r = memory_checked(l, req, r);
+	if (r < 0)
+		buf[0] = '\0';
+	return r;
+}
+
+int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
+			    char *buf, size_t size)
+{
+	int r = unotify_mem_read_string_unproven(l, req, addr, buf, size);
+
+	/* A failure was proved already; a success is proved here. */
+	if (r >= 0)
 		r = memory_checked(l, req, r);
 	if (r < 0)
 		buf[0] = '\0';

@@ -28,18 +28,24 @@ printf 'default allow\ndeny @file-read path=%s/B path=%s/B/** EACCES\n' "$T" "$T
 printf 'default allow\ndeny @file-write path=%s/B/** EROFS\n' "$T" >"$T/write.policy"
 printf 'default allow\ndeny @file-exec path=%s/B/** EACCES\n' "$T" >"$T/exec.policy"
 
+# expect_refused LEAK WANT: the last run's output holds no LEAK (a grep
+# pattern: the forbidden effect) and is WANT.
+expect_refused() {
+	if printf '%s\n' "$OUT" | grep -q "$1"; then
+		case_fail "the forbidden effect ($1): $OUT"
+	elif [ "$OUT" = "$2" ]; then
+		case_pass "$OUT"
+	else
+		case_fail "expected $2: $OUT"
+	fi
+}
+
 # read_case NAME LINK: the secret's file, opened by the shell for appending
 # as fd 4, read through LINK under read.policy.
 read_case() {
 	case_begin "$1" "deny @file-read of B/**: B/f inherited as fd 4 (append), read as $2"
 	urun --policy "$T/read.policy" -- "$PROBE" read "$2" 4>>"$T/B/f"
-	if printf '%s\n' "$OUT" | grep -q "$tok"; then
-		case_fail "the secret was read: $OUT"
-	elif [ "$OUT" = "err EACCES" ]; then
-		case_pass "$OUT"
-	else
-		case_fail "expected err EACCES: $OUT"
-	fi
+	expect_refused "$tok" "err EACCES"
 }
 
 read_case read-procfd /proc/self/fd/4
@@ -59,13 +65,7 @@ fi
 
 case_begin exec-procfd "deny @file-exec of B/**: B/prog inherited as fd 3 (read-only), run as /proc/self/fd/3"
 urun --policy "$T/exec.policy" -- "$PROBE" exec /proc/self/fd/3 3<"$T/B/prog"
-if printf '%s\n' "$OUT" | grep -q "RAN-$tok"; then
-	case_fail "the refused program ran: $OUT"
-elif [ "$OUT" = "err EACCES" ]; then
-	case_pass "$OUT"
-else
-	case_fail "expected err EACCES: $OUT"
-fi
+expect_refused "RAN-$tok" "err EACCES"
 
 case_begin allowed "(guard) A/f inherited as fd 4 (append), read as /proc/self/fd/4 under read.policy"
 urun --policy "$T/read.policy" -- "$PROBE" read /proc/self/fd/4 4>>"$T/A/f"
