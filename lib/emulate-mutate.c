@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "emulate.h"
+#include "helper.h"
 #include "util.h"
 #include "uapi.h"
 
@@ -116,13 +117,27 @@ static int mutate_mknod(const struct mutate_op *op)
 	return mutate_result(syscall(SYS_mknodat, op->a->fd, op->a->name, op->mode, op->dev));
 }
 
+/* A regular file on an mqueue mount is a queue, created by a helper (helper.h says why). */
+static bool mutate_makes_queue(const struct unotify_path *p, mode_t mode)
+{
+	mode_t type = mode & S_IFMT;
+
+	return (type == S_IFREG || type == 0) && mutate_check(p, true) == 0 &&
+	       helper_is_queue_dir(p->fd);
+}
+
 int unotify_path_mknod(unotify_target *t, const struct unotify_path *p, mode_t mode,
 		       unsigned int dev)
 {
 	struct mutate_op op = { .a = p, .a_by_name = true, .call = mutate_mknod, .mode = mode,
 				.dev = dev };
+	struct helper_queue q = { .by_mknod = true, .mode = mode, .dev = dev };
 
-	return mutate_as(t, &op);
+	if (!mutate_makes_queue(p, mode))
+		return mutate_as(t, &op);
+	q.dirfd = p->fd;
+	q.name = p->name;
+	return helper_create_queue(t, &q);
 }
 
 static int mutate_rename(const struct mutate_op *op)
@@ -289,40 +304,6 @@ int unotify_path_utimens(unotify_target *t, const struct unotify_path *p,
 }
 
 /*
- * The target's soft RLIMIT_FSIZE ("Max file size" in /proc/PID/limits,
- * readable by anyone, where prlimit(2) of another process needs its uid or
- * CAP_SYS_RESOURCE); UINT64_MAX for unlimited. Limits are per process: the
- * supervising thread cannot take them, so the check is made here.
- */
-static int mutate_fsize_limit(const struct target *t, uint64_t *ret)
-{
-	_cleanup_free_ char *text = NULL;
-	char name[32], *line, *end;
-	unsigned long long v;
-	int r;
-
-	snprintf(name, sizeof(name), "%d/limits", (int)t->tgid);
-	r = target_read_file(target_proc_fd(), name, &text);
-	if (r < 0)
-		return r;
-	line = strstr(text, "\nMax file size");
-	if (!line)
-		return -EIO;
-	line += strlen("\nMax file size");
-	line += strspn(line, " ");
-	if (strncmp(line, "unlimited", 9) == 0) {
-		*ret = UINT64_MAX;
-		return 0;
-	}
-	errno = 0;
-	v = strtoull(line, &end, 10);
-	if (errno || end == line)
-		return -EIO;
-	*ret = v;
-	return 0;
-}
-
-/*
  * What inode_newsize_ok() refuses: growing a file past the target's
  * RLIMIT_FSIZE (EFBIG; the kernel also raises SIGXFSZ, the caller's part:
  * enforce-mutate.c). Shrinking, or staying within the limit, is allowed.
@@ -337,7 +318,11 @@ static int mutate_fsize_ok(unotify_target *t, const struct unotify_path *p, int6
 		return negative_errno();
 	if (length <= st.st_size)
 		return 0;
-	r = mutate_fsize_limit(&t->t, &limit);
+	/*
+	 * Limits are per process: the supervising thread cannot take the
+	 * target's RLIMIT_FSIZE, so it is checked here.
+	 */
+	r = helper_target_limit(&t->t, "Max file size", &limit);
 	if (r < 0)
 		return r;
 	return (uint64_t)length > limit ? -EFBIG : 0;

@@ -5,37 +5,30 @@
  *
  * Why a helper process and not this thread acting as the target, as for
  * files: a socket call records or sends the caller's identity, and checks
- * the caller's capabilities, from credentials that setfsuid() does not
- * touch. A unix stream peer's SO_PEERCRED is the connecting task's pid,
- * euid and egid; a datagram carries its sender's pid, uid and gid
- * (SCM_CREDENTIALS, NETLINK_CREDS); netlink multicast, SO_MARK and
- * IPV6_PKTINFO control messages are checked against the caller's
- * capabilities. Performed by the supervisor (root), a target running as
+ * the caller's capabilities, from credentials a thread acting as the
+ * target does not take (its real uid, its pid). A unix stream peer's
+ * SO_PEERCRED is the connecting task's pid, euid and egid; a datagram
+ * carries its sender's pid, uid and gid (SCM_CREDENTIALS, NETLINK_CREDS);
+ * netlink multicast, SO_MARK and IPV6_PKTINFO control messages are checked
+ * against the caller's capabilities. Performed by the supervisor (root), a target running as
  * nobody would be seen as root: a privilege escalation. So the call runs in
- * a helper process with all of the target's ids, groups, capabilities and
- * umask. Its pid is its own (documented in unotify.h); nothing else differs.
+ * a helper process that is the target (helper.c).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include <linux/capability.h>
 
 #include "emulate.h"
+#include "helper.h"
 #include "util.h"
 
 enum net_kind {
@@ -45,8 +38,6 @@ enum net_kind {
 };
 
 struct net_op {
-	const struct target *target;
-	long result;             /* written by the helper */
 	enum net_kind kind;
 	int sock;
 	const void *addr;        /* connect, bind */
@@ -55,105 +46,12 @@ struct net_op {
 	int flags;
 	int dirfd;               /* the helper's cwd for a relative unix path, or -1 */
 	int keep_fd;             /* an fd the address names ("self/fd/N"), or -1 */
-	bool groups_equal;       /* no setgroups needed (an unprivileged supervisor cannot) */
 };
 
-/*
- * ---- In the helper ----
- * clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our
- * address space (fork's cost grows with it), and we wait anyway. The child
- * shares our memory and our thread's TLS, with its own credentials: it
- * makes raw system calls only (no libc state, no interceptors), runs with
- * every signal blocked, writes its result into op and exits. Sanitizer
- * instrumentation is off in it: its stack is not one the runtime knows.
- */
-#define NET_CHILD __attribute__((no_sanitize("address", "undefined", "thread")))
-#define NET_STACK (64 * 1024)
-
-/*
- * ThreadSanitizer intercepts clone() and runs its fork bookkeeping in the
- * child, which with CLONE_VM is in our own memory: the supervisor would then
- * believe it had forked and die at its next pthread_create. glibc's
- * __clone is the same function, not intercepted.
- */
-#if defined(__SANITIZE_THREAD__)
-int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
-#define NET_CLONE __clone
-#else
-#define NET_CLONE clone
-#endif
-
-NET_CHILD static long net_sys(long r)
-{
-	return r < 0 ? -(long)errno : r;
-}
-
-NET_CHILD static long net_capset(const struct __user_cap_data_struct *data)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-
-	return net_sys(syscall(SYS_capset, &h, data));
-}
-
-/* Sets the target's capabilities (within ours); eff_all: our whole permitted set for now. */
-NET_CHILD static long net_set_caps(const struct target *t,
-				   const struct __user_cap_data_struct *ours, bool eff_all)
-{
-	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
-
-	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
-		uint32_t prm = (uint32_t)(t->cap_prm >> (32 * i)) & ours[i].permitted;
-		uint32_t eff = (uint32_t)(t->cap_eff >> (32 * i)) & ours[i].permitted;
-
-		caps[i].permitted = eff_all ? ours[i].permitted : prm | eff;
-		caps[i].effective = eff_all ? ours[i].permitted : eff;
-		caps[i].inheritable = 0;
-	}
-	return net_capset(caps);
-}
-
-NET_CHILD static long net_set_ids(const struct target *t, const struct net_op *op)
-{
-	long r = 0;
-
-	if (!op->groups_equal)
-		r = net_sys(syscall(SYS_setgroups, t->ngroups, t->groups));
-	if (r == 0)
-		r = net_sys(syscall(SYS_setresgid, t->gid, t->egid, t->sgid));
-	/* Keep the permitted set across setresuid, to set the fs ids and the target's caps. */
-	if (r == 0)
-		r = net_sys(syscall(SYS_prctl, PR_SET_KEEPCAPS, 1, 0, 0, 0));
-	if (r == 0)
-		r = net_sys(syscall(SYS_setresuid, t->uid, t->euid, t->suid));
-	return r;
-}
-
-NET_CHILD static long net_become(const struct target *t, const struct net_op *op)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct ours[_LINUX_CAPABILITY_U32S_3];
-	long r = net_sys(syscall(SYS_capget, &h, ours));
-
-	if (r == 0)
-		r = net_sys(syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0));
-	if (r == 0)
-		r = net_set_ids(t, op);
-	if (r == 0)
-		r = net_set_caps(t, ours, true);
-	if (r < 0)
-		return r;
-	syscall(SYS_setfsgid, t->fsgid);
-	syscall(SYS_setfsuid, t->fsuid);
-	if ((gid_t)syscall(SYS_setfsgid, (gid_t)-1) != t->fsgid ||
-	    (uid_t)syscall(SYS_setfsuid, (uid_t)-1) != t->fsuid)
-		return -EPERM;
-	r = net_set_caps(t, ours, false);
-	syscall(SYS_umask, t->umask);
-	return r;
-}
+/* ---- In the helper (helper.c: it is the target) ---- */
 
 /* SCM_CREDENTIALS was checked to name the target: the helper sends in its stead. */
-NET_CHILD static void net_own_credentials(struct msghdr *msg)
+HELPER_CHILD static void net_own_credentials(struct msghdr *msg)
 {
 	char *p = msg->msg_control, *end = p + msg->msg_controllen;
 
@@ -170,17 +68,17 @@ NET_CHILD static void net_own_credentials(struct msghdr *msg)
 	}
 }
 
-NET_CHILD static long net_call(const struct net_op *op)
+HELPER_CHILD static long net_call(const struct net_op *op)
 {
 	switch (op->kind) {
 	case NET_CONNECT:
-		return net_sys(syscall(SYS_connect, op->sock, op->addr, op->len));
+		return helper_sys(syscall(SYS_connect, op->sock, op->addr, op->len));
 	case NET_BIND:
-		return net_sys(syscall(SYS_bind, op->sock, op->addr, op->len));
+		return helper_sys(syscall(SYS_bind, op->sock, op->addr, op->len));
 	case NET_SENDMSG:
 		net_own_credentials(op->msg);
 		/* SIGPIPE is the target's to get, not ours (unotify_target_signal). */
-		return net_sys(syscall(SYS_sendmsg, op->sock, op->msg, op->flags | MSG_NOSIGNAL));
+		return helper_sys(syscall(SYS_sendmsg, op->sock, op->msg, op->flags | MSG_NOSIGNAL));
 	}
 	return -EINVAL;
 }
@@ -188,17 +86,13 @@ NET_CHILD static long net_call(const struct net_op *op)
 #define NET_KEEP_MAX 512
 
 /*
- * The program can be handed a pidfd of this process (SCM_PIDFD of the
- * sendmsg it performs, SO_PEERPIDFD of the connect) and take its
- * descriptors with pidfd_getfd: our table is a copy of the supervisor's
- * (the listener among them). Only what the call uses stays: the socket,
- * the file the address names, the descriptors SCM_RIGHTS carries.
+ * What the call uses stays (helper_close_others says why): the socket, the
+ * file the address names, the descriptors SCM_RIGHTS carries.
  */
-NET_CHILD static long net_close_others(const struct net_op *op)
+HELPER_CHILD static long net_close_others(const struct net_op *op)
 {
 	int keep[NET_KEEP_MAX];
 	size_t n = 0;
-	unsigned int from = 0;
 
 	keep[n++] = op->sock;
 	if (op->keep_fd >= 0)
@@ -219,91 +113,35 @@ NET_CHILD static long net_close_others(const struct net_op *op)
 			p += CMSG_ALIGN(c->cmsg_len);
 		}
 	}
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
-			int t = keep[j];
-
-			keep[j] = keep[j - 1];
-			keep[j - 1] = t;
-		}
-	for (size_t i = 0; i < n; i++) {
-		if (keep[i] < 0 || (unsigned int)keep[i] < from)
-			continue;
-		if ((unsigned int)keep[i] > from &&
-		    syscall(SYS_close_range, from, (unsigned int)keep[i] - 1, 0) < 0)
-			return -errno;
-		from = (unsigned int)keep[i] + 1;
-	}
-	return net_sys(syscall(SYS_close_range, from, ~0U, 0));
+	return helper_close_others(keep, n);
 }
 
-NET_CHILD static int net_helper(void *arg)
+HELPER_CHILD static long net_helper(void *arg)
 {
-	struct net_op *op = arg;
-	long r = net_become(op->target, op);
+	const struct net_op *op = arg;
+	long r = 0;
 
-	if (r == 0 && op->dirfd >= 0)
-		r = net_sys(syscall(SYS_fchdir, op->dirfd));
+	if (op->dirfd >= 0)
+		r = helper_sys(syscall(SYS_fchdir, op->dirfd));
 	if (r == 0)
 		r = net_close_others(op);
 	if (r == 0)
 		r = net_call(op);
-	op->result = r;
-	syscall(SYS_exit, 0);
-	return 0;
+	return r;
 }
 
 /* ---- In the supervisor ---- */
 
-static bool net_groups_equal(const struct target *t)
-{
-	_cleanup_free_ gid_t *ours = NULL;
-	int n = getgroups(0, NULL);
-
-	if (n < 0 || (size_t)n != t->ngroups)
-		return false;
-	ours = calloc((size_t)n + 1, sizeof(gid_t));
-	if (!ours || getgroups(n, ours) != n)
-		return false;
-	return n == 0 || memcmp(ours, t->groups, (size_t)n * sizeof(gid_t)) == 0;
-}
-
 /* Runs op in the helper and returns its result (a count or -errno). */
 static int net_run(unotify_target *t, struct net_op *op)
 {
-	sigset_t all, saved;
-	void *stack;
-	int status;
-	pid_t pid;
+	struct helper_call call = {
+		.run = net_helper, .arg = op,
+		/* A bind does not wait; a connect may never be accepted. */
+		.may_block = op->kind != NET_BIND,
+	};
 
-	op->target = &t->t;
-	op->groups_equal = net_groups_equal(&t->t);
-	op->result = -EIO; /* the helper died before it could say: the call may not have happened */
-	stack = mmap(NULL, NET_STACK, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return negative_errno();
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	/*
-	 * CLONE_PARENT_SETTID: the helper's pid is known (to a supervising
-	 * pool, which kills it if the call goes away) while clone still waits
-	 * for it: a connect that is never accepted would otherwise hold us.
-	 */
-	if (op->kind != NET_BIND)
-		pool_may_block();
-	pid = NET_CLONE(net_helper, (char *)stack + NET_STACK,
-			CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD, op,
-			pool_helper_slot());
-	pool_helper_done();
-	if (pid < 0)
-		op->result = negative_errno();
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	/* CLONE_VFORK: the helper has exited by now; reap it. */
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	munmap(stack, NET_STACK);
-	return (int)op->result;
+	return (int)helper_run(t, &call);
 }
 
 /* An AF_UNIX address naming a file we hold: "self/fd/N" from our /proc. */

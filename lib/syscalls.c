@@ -103,12 +103,39 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(chroot),
 };
 
-/* unotify_open_perform (open.c): the open as the target; a FIFO writer waits, retrying. */
+/*
+ * A helper process that is the target (helper.c), for a network call or a
+ * queue's create. Our side: its stack, clone(CLONE_VM | CLONE_VFORK),
+ * reaping; a pool kills the helper of a call that went away (pool.c). The
+ * helper: becoming the target (its RLIMIT_MSGQUEUE for a create), closing
+ * the descriptors the call does not use, then the work's call.
+ */
+#define WORK_HELPER                                                                      \
+	ANY(mmap), ANY(munmap), ANY(rt_sigprocmask), ANY(getgroups), ANY(wait4),         \
+	ARG_EQ(clone, 0, CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD),       \
+	ARG_EQ(kill, 1, SIGKILL),                                                        \
+	ARG_EQ(prlimit64, 0, 0),                                                         \
+	ANY(capget), ANY(capset),                                                        \
+	ARG_EQ(prctl, 0, PR_SET_PDEATHSIG), ARG_EQ(prctl, 0, PR_SET_KEEPCAPS),          \
+	ARG_EQ(prctl, 0, PR_SET_DUMPABLE),                                               \
+	ANY(setgroups), ANY(setresgid), ANY(setresuid), ANY(setfsgid), ANY(setfsuid),    \
+	ANY(umask), ANY(close_range), ANY(exit)
+
+/*
+ * unotify_open_perform (open.c): the open as the target; a FIFO writer
+ * waits, retrying; a queue on an mqueue mount is created by a helper.
+ */
 static const struct unotify_syscall_rule work_open[] = {
 	ANY(openat),
 	ANY(fcntl),
 	ANY(nanosleep),
 	ANY(clock_nanosleep),
+	ANY(fstatfs),
+	WORK_HELPER,
+	/* the queue the helper opened comes back over a socket pair (helper.c) */
+	ANY(socketpair),
+	ANY(sendmsg),
+	ANY(recvmsg),
 };
 
 /*
@@ -125,7 +152,10 @@ static const struct unotify_syscall_rule work_stat[] = {
 	ANY(file_getattr),
 };
 
-/* unotify_path_unlink ... _truncate (emulate-mutate.c): the *at calls on what was resolved. */
+/*
+ * unotify_path_unlink ... _truncate (emulate-mutate.c): the *at calls on
+ * what was resolved; a queue made by mknod on an mqueue mount, by a helper.
+ */
 static const struct unotify_syscall_rule work_mutate[] = {
 	ANY(unlinkat),
 	ANY(mkdirat),
@@ -141,35 +171,16 @@ static const struct unotify_syscall_rule work_mutate[] = {
 	ANY(ftruncate),
 	ANY(setxattr), /* unotify_path_setxattr, _removexattr: by the magic link, cwd /proc */
 	ANY(removexattr),
+	ANY(fstatfs),
+	WORK_HELPER,
 };
 
 /* unotify_net_* (emulate-net.c): a helper process with the target's credentials makes the call. */
 static const struct unotify_syscall_rule work_net[] = {
 	/* the engine's any-address: the address the target's socket is bound to (enforce-net.c) */
 	ANY(getsockname),
-	/* the supervisor's side: the helper's stack, clone(CLONE_VM | CLONE_VFORK), reaping */
-	ANY(mmap),
-	ANY(munmap),
-	ANY(rt_sigprocmask),
-	ARG_EQ(clone, 0, CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | SIGCHLD),
-	/* a pool kills the helper of a call that went away (pool.c) */
-	ARG_EQ(kill, 1, SIGKILL),
-	ANY(wait4),
-	ANY(getgroups),
-	/* the helper: becoming the target, then the call */
-	ANY(capget),
-	ANY(capset),
-	ARG_EQ(prctl, 0, PR_SET_PDEATHSIG),
-	ARG_EQ(prctl, 0, PR_SET_KEEPCAPS),
-	ANY(setgroups),
-	ANY(setresgid),
-	ANY(setresuid),
-	ANY(setfsgid),
-	ANY(setfsuid),
-	ANY(umask),
-	ANY(fchdir),
-	/* the helper keeps none of our descriptors but the call's (emulate-net.c) */
-	ANY(close_range),
+	WORK_HELPER,
+	ANY(fchdir), /* the helper's cwd, for a relative unix path */
 	ANY(connect),
 	ANY(bind),
 	ANY(sendmsg),
@@ -177,7 +188,6 @@ static const struct unotify_syscall_rule work_net[] = {
 	ANY(listen),
 	ANY(shutdown),
 	ANY(getpid),
-	ANY(exit),
 };
 
 static const struct {

@@ -3,8 +3,12 @@
  * Acting as the target. The supervisor runs as root; an open it performs on
  * a target's behalf must be checked by the kernel as if the target made it.
  * So the supervising thread takes on, for the time of one resolution or one
- * open, the target thread's root, umask, supplementary groups, fsgid, fsuid
- * and effective capabilities, and gives them back afterwards.
+ * open, the target thread's root, umask, supplementary groups, gids,
+ * effective and file-system uids and effective capabilities, and gives them
+ * back afterwards. Not its real and saved uids: a thread of those accepts
+ * signals from any process of that uid (a POSIX queue, which the kernel
+ * charges to its creator's real uid, is created by a helper process:
+ * helper.h).
  *
  * All of it is per thread. Root and umask live in the fs_struct, which
  * unotify_thread_init() unshares; credentials are per task in the kernel,

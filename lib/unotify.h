@@ -587,7 +587,11 @@ int unotify_open_resolve(unotify_target *t, const struct unotify_open_how *how,
  * or regular file is opened read-only as the target, anything else gives
  * -EOPNOTSUPP. A blocking FIFO writer waits for a reader, as the kernel's
  * open would, while the call is pending (and so does this listener); a
- * reader does not wait for a writer. -ENOTRECOVERABLE (also
+ * reader does not wait for a writer. A create on an mqueue mount (a POSIX
+ * message queue, charged to its creator's real uid and checked against its
+ * RLIMIT_MSGQUEUE) runs in a short-lived helper process that is the target
+ * (as unotify_net_connect's), with the target's limit; so does
+ * unotify_path_mknod of a regular file there. -ENOTRECOVERABLE (also
  * from prepare and thread_init): the thread could not be restored to its own
  * credentials or root; stop supervising with it.
  */

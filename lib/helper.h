@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A call performed in a helper process that is the target: all of its
+ * ids (real, effective, saved and file-system), groups, capabilities and
+ * umask. For what the kernel checks, records or charges by credentials a
+ * thread acting as the target does not take: a socket's peer credentials,
+ * and what is counted against the real uid's user (a POSIX message queue's
+ * bytes). Private to lib/.
+ */
+#ifndef UNOTIFY_HELPER_H
+#define UNOTIFY_HELPER_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "emulate.h"
+
+/*
+ * What runs in the helper shares our memory and our thread's TLS: it makes
+ * raw system calls only (no libc state, no interceptors), with every signal
+ * blocked. Sanitizer instrumentation is off in it: its stack is not one the
+ * runtime knows.
+ */
+#define HELPER_CHILD __attribute__((no_sanitize("address", "undefined", "thread")))
+
+/* A raw system call's result as the helper returns it: the value or -errno. */
+HELPER_CHILD static inline long helper_sys(long r)
+{
+	return r < 0 ? -(long)errno : r;
+}
+
+/*
+ * The helper's descriptor table is a copy of ours (the listener among
+ * them), and the program can be handed a pidfd of the helper (SCM_PIDFD,
+ * SO_PEERPIDFD) and ask for its descriptors: run closes all but those of
+ * the call first (keep: n descriptors, in any order; -1 ignored).
+ */
+long helper_close_others(int *keep, size_t n);
+
+struct helper_call {
+	long (*run)(void *arg); /* in the helper, once it is the target: a count, an fd or -errno */
+	void *arg;
+	bool may_block;          /* a pool gives RECV away, and kills it when the call goes */
+	bool sets_msgqueue;      /* its soft RLIMIT_MSGQUEUE becomes msgqueue_limit (the target's) */
+	uint64_t msgqueue_limit; /* UINT64_MAX: unlimited */
+};
+
+/* Runs call in a helper that is t; its result, or -errno (-EIO: it died before it said). */
+long helper_run(unotify_target *t, const struct helper_call *call);
+
+/* The target's soft limit named as /proc/PID/limits names it ("Max file size"); UINT64_MAX: none. */
+int helper_target_limit(const struct target *t, const char *name, uint64_t *ret);
+
+/*
+ * A POSIX message queue created by name (open with O_CREAT, or mknod of a
+ * regular file, on an mqueue mount) is charged to its creator's real uid
+ * and checked against its RLIMIT_MSGQUEUE: created by a thread acting as
+ * the target, it would be root's. Such a create is performed in a helper.
+ */
+struct helper_queue {
+	int dirfd;        /* the pinned parent */
+	int sock;         /* set by helper_create_queue: where the helper sends the queue */
+	const char *name; /* the last component, created there (no symlink followed) */
+	bool by_mknod;
+	int flags;        /* open's; O_NOFOLLOW is added */
+	mode_t mode;
+	unsigned int dev; /* mknod's, in the kernel's encoding */
+};
+
+/* Is dirfd a directory of an mqueue mount, where a create makes a queue? */
+bool helper_is_queue_dir(int dirfd);
+/* Performs q in a helper that is t, with its RLIMIT_MSGQUEUE: an fd (open), 0 (mknod) or -errno. */
+int helper_create_queue(unotify_target *t, struct helper_queue *q);
+
+#endif
