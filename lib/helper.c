@@ -231,10 +231,13 @@ long helper_run(unotify_target *t, const struct helper_call *call)
 	/*
 	 * CLONE_PARENT_SETTID: the helper's pid is known (to a supervising
 	 * pool, which kills it if the call goes away) while clone still waits
-	 * for it: a connect that is never accepted would otherwise hold us.
+	 * for it: a connect that is never accepted would otherwise hold us,
+	 * and so would any helper stopped by a process of the program's uid.
 	 */
 	if (call->may_block)
 		pool_may_block();
+	else
+		pool_wait_begin();
 	pid = HELPER_CLONE(helper_main, (char *)stack + HELPER_STACK, flags, &h,
 			   pool_helper_slot());
 	pool_helper_done();

@@ -42,7 +42,12 @@ long helper_close_others(int *keep, size_t n);
 struct helper_call {
 	long (*run)(void *arg); /* in the helper, once it is the target: a count, an fd or -errno */
 	void *arg;
-	bool may_block;          /* a pool gives RECV away, and kills it when the call goes */
+	/*
+	 * A pool kills any helper once its call is gone (one can be stopped
+	 * by the program's uid); may_block: it also gives RECV away at once,
+	 * for a call that waits (a connect).
+	 */
+	bool may_block;
 	bool sets_msgqueue;      /* its soft RLIMIT_MSGQUEUE becomes msgqueue_limit (the target's) */
 	uint64_t msgqueue_limit; /* UINT64_MAX: unlimited */
 };
