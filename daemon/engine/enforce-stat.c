@@ -121,11 +121,13 @@ static void stat_decode_nr(struct enforce_call *c, struct stat_state *s, const u
 
 static void stat_decode(struct enforce_call *c)
 {
-	struct stat_state *s = calloc(1, sizeof(*s));
+	/* The thread's kept state (enforce.c), not a calloc and free per call. */
+	struct stat_state *s = enforce_alloc_state(c, sizeof(*s));
 
-	c->state = s;
-	if (s)
+	if (s) {
+		memset(s, 0, sizeof(*s));
 		stat_decode_nr(c, s, c->args);
+	}
 	c->has_path[0] = true;
 	c->kept_ok = true; /* nothing created, nothing signalled */
 }
