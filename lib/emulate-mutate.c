@@ -117,13 +117,13 @@ static int mutate_mknod(const struct mutate_op *op)
 	return mutate_result(syscall(SYS_mknodat, op->a->fd, op->a->name, op->mode, op->dev));
 }
 
-/* A regular file on an mqueue mount is a queue, created by a helper (helper.h says why). */
+/* A regular file on an mqueue mount is a queue, created by a helper (emulate-queue.c). */
 static bool mutate_makes_queue(const struct unotify_path *p, mode_t mode)
 {
 	mode_t type = mode & S_IFMT;
 
 	return (type == S_IFREG || type == 0) && mutate_check(p, true) == 0 &&
-	       helper_is_queue_dir(p->fd);
+	       emulate_is_queue_dir(p->fd);
 }
 
 int unotify_path_mknod(unotify_target *t, const struct unotify_path *p, mode_t mode,
@@ -131,13 +131,13 @@ int unotify_path_mknod(unotify_target *t, const struct unotify_path *p, mode_t m
 {
 	struct mutate_op op = { .a = p, .a_by_name = true, .call = mutate_mknod, .mode = mode,
 				.dev = dev };
-	struct helper_queue q = { .by_mknod = true, .mode = mode, .dev = dev };
+	struct emulate_queue q = { .by_mknod = true, .mode = mode, .dev = dev };
 
 	if (!mutate_makes_queue(p, mode))
 		return mutate_as(t, &op);
 	q.dirfd = p->fd;
 	q.name = p->name;
-	return helper_create_queue(t, &q);
+	return emulate_queue_create(t, &q);
 }
 
 static int mutate_rename(const struct mutate_op *op)

@@ -2,13 +2,14 @@
 /*
  * Calls performed on a target's behalf: the target object shared by
  * emulate-path.c (the target, resolution), open.c, emulate-stat.c,
- * emulate-mutate.c and emulate-net.c. Private to lib/.
+ * emulate-mutate.c, emulate-net.c and emulate-queue.c. Private to lib/.
  */
 #ifndef UNOTIFY_EMULATE_H
 #define UNOTIFY_EMULATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "target.h"
 #include "unotify.h"
@@ -67,5 +68,27 @@ int emulate_fd_cwd_link(int fd, char *buf, size_t size);
  * not the name; nothing was done).
  */
 int emulate_path_fd(unotify_target *t, const struct unotify_path *p, int *owned);
+
+/*
+ * A POSIX message queue created by name (open with O_CREAT, or mknod of a
+ * regular file, on an mqueue mount) is charged to its creator's real uid
+ * and checked against its RLIMIT_MSGQUEUE: created by a thread acting as
+ * the target, it would be root's. Such a create is performed in a helper
+ * (emulate-queue.c).
+ */
+struct emulate_queue {
+	int dirfd;        /* the pinned parent */
+	int sock;         /* set by emulate_queue_create: where the helper sends the queue */
+	const char *name; /* the last component, created there (no symlink followed) */
+	bool by_mknod;
+	int flags;        /* open's; O_NOFOLLOW is added */
+	mode_t mode;
+	unsigned int dev; /* mknod's, in the kernel's encoding */
+};
+
+/* Is dirfd a directory of an mqueue mount, where a create makes a queue? */
+bool emulate_is_queue_dir(int dirfd);
+/* Performs q in a helper that is t, with its RLIMIT_MSGQUEUE: an fd (open), 0 (mknod) or -errno. */
+int emulate_queue_create(unotify_target *t, struct emulate_queue *q);
 
 #endif

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "emulate.h"
 
@@ -57,26 +56,5 @@ long helper_run(unotify_target *t, const struct helper_call *call);
 
 /* The target's soft limit named as /proc/PID/limits names it ("Max file size"); UINT64_MAX: none. */
 int helper_target_limit(const struct target *t, const char *name, uint64_t *ret);
-
-/*
- * A POSIX message queue created by name (open with O_CREAT, or mknod of a
- * regular file, on an mqueue mount) is charged to its creator's real uid
- * and checked against its RLIMIT_MSGQUEUE: created by a thread acting as
- * the target, it would be root's. Such a create is performed in a helper.
- */
-struct helper_queue {
-	int dirfd;        /* the pinned parent */
-	int sock;         /* set by helper_create_queue: where the helper sends the queue */
-	const char *name; /* the last component, created there (no symlink followed) */
-	bool by_mknod;
-	int flags;        /* open's; O_NOFOLLOW is added */
-	mode_t mode;
-	unsigned int dev; /* mknod's, in the kernel's encoding */
-};
-
-/* Is dirfd a directory of an mqueue mount, where a create makes a queue? */
-bool helper_is_queue_dir(int dirfd);
-/* Performs q in a helper that is t, with its RLIMIT_MSGQUEUE: an fd (open), 0 (mknod) or -errno. */
-int helper_create_queue(unotify_target *t, struct helper_queue *q);
 
 #endif

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "emulate.h"
-#include "helper.h"
 #include "internal.h"
 #include "spare.h"
 #include "target.h"
@@ -481,13 +480,13 @@ static int open_guessed(const struct open_context *c)
 	return fd;
 }
 
-/* A queue on an mqueue mount is created by a helper (helper.h: what it is charged to). */
+/* A queue on an mqueue mount is created by a helper (emulate-queue.c: what it is charged to). */
 static int open_create_queue(const struct unotify_open_plan *plan, const struct open_context *c)
 {
-	struct helper_queue q = { .dirfd = plan->pathfd, .name = plan->base,
+	struct emulate_queue q = { .dirfd = plan->pathfd, .name = plan->base,
 				  .flags = (int)c->flags, .mode = c->mode };
 
-	return helper_create_queue(c->t, &q);
+	return emulate_queue_create(c->t, &q);
 }
 
 int unotify_open_perform(struct unotify_open_plan *plan)
@@ -505,7 +504,7 @@ int unotify_open_perform(struct unotify_open_plan *plan)
 		return -plan->error;
 	if (plan->pathfd < 0)
 		return -EINVAL;
-	if (plan->creates && helper_is_queue_dir(plan->pathfd))
+	if (plan->creates && emulate_is_queue_dir(plan->pathfd))
 		return open_create_queue(plan, c);
 	/* The umask decides the mode of what is created (O_TMPFILE too); a resolved fd needs no root. */
 	r = target_enter_as(&c->t->t,

@@ -8,7 +8,7 @@
  * back afterwards. Not its real and saved uids: a thread of those accepts
  * signals from any process of that uid (a POSIX queue, which the kernel
  * charges to its creator's real uid, is created by a helper process:
- * helper.h).
+ * emulate-queue.c).
  *
  * All of it is per thread. Root and umask live in the fs_struct, which
  * unotify_thread_init() unshares; credentials are per task in the kernel,
