@@ -381,9 +381,17 @@ static _Noreturn void spawn_child(const struct spawn_plan *p)
 		(void)safe_close(p->ready[0]);
 		(void)safe_close(p->ready[1]);
 	}
+	/*
+	 * Sent while we are still the spawner's user: a process of the
+	 * program's uid with more descriptors in flight than our
+	 * RLIMIT_NOFILE would otherwise make the send fail (ETOOMANYREFS)
+	 * and the sandbox never start. A setup failure after it is our next
+	 * word, in place of the fd number.
+	 */
+	r = spawn_child_send_pidfd(fd);
+	if (r < 0)
+		spawn_child_fail(fd, r);
 	r = spawn_child_prepare(p);
-	if (r == 0)
-		r = spawn_child_send_pidfd(fd);
 	if (r < 0)
 		spawn_child_fail(fd, r);
 	lowest = fcntl(fd, F_DUPFD_CLOEXEC, 0);
