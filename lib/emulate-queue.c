@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "helper.h"
+#include "uapi.h"
 #include "util.h"
 
 /* The mqueue file system's f_type (ipc/mqueue.c; no uapi header has it). */
@@ -58,13 +59,17 @@ HELPER_CHILD static long queue_call(void *arg)
 	const struct emulate_queue *q = arg;
 	int keep[2] = { q->dirfd, q->sock };
 	long r = helper_close_others(keep, 2);
+	struct open_how how = { 0 };
 
 	if (r < 0)
 		return r;
 	if (q->by_mknod)
 		return helper_sys(syscall(SYS_mknodat, q->dirfd, q->name, q->mode, q->dev));
-	r = helper_sys(syscall(SYS_openat, q->dirfd, q->name,
-			       q->flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, q->mode));
+	/* As open_create: no symlink followed, and none of our flags kept in the file's. */
+	how.flags = (uint64_t)(unsigned int)q->flags | O_NOCTTY | O_CLOEXEC;
+	how.mode = q->mode;
+	how.resolve = RESOLVE_NO_SYMLINKS;
+	r = helper_sys(syscall(SYS_openat2, q->dirfd, q->name, &how, sizeof(how)));
 	return r < 0 ? r : queue_send_fd(q->sock, (int)r);
 }
 

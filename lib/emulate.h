@@ -81,7 +81,7 @@ struct emulate_queue {
 	int sock;         /* set by emulate_queue_create: where the helper sends the queue */
 	const char *name; /* the last component, created there (no symlink followed) */
 	bool by_mknod;
-	int flags;        /* open's; O_NOFOLLOW is added */
+	int flags;        /* open's */
 	mode_t mode;
 	unsigned int dev; /* mknod's, in the kernel's encoding */
 };

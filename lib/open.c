@@ -403,13 +403,16 @@ static int open_reopen(const struct unotify_open_plan *plan, const struct open_c
 }
 
 /*
- * Creates the name in the parent resolved earlier. O_NOFOLLOW: a symlink
- * planted there since would lead elsewhere than what was decided (ELOOP).
+ * Creates the name in the parent resolved earlier. RESOLVE_NO_SYMLINKS: a
+ * symlink planted there since would lead elsewhere than what was decided
+ * (ELOOP). Not O_NOFOLLOW, which the file would keep in its status flags
+ * (F_GETFL) where the program did not ask for it.
  */
 static int open_create(const struct unotify_open_plan *plan, const struct open_context *c)
 {
-	int flags = (int)c->flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
-	int fd = openat(plan->pathfd, plan->base, flags, c->mode);
+	struct open_how how = { .flags = c->flags | O_NOCTTY | O_CLOEXEC, .mode = c->mode,
+				.resolve = RESOLVE_NO_SYMLINKS };
+	int fd = (int)syscall(SYS_openat2, plan->pathfd, plan->base, &how, sizeof(how));
 
 	return fd < 0 ? negative_errno() : fd;
 }

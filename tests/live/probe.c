@@ -81,6 +81,7 @@ static void probe_usage(void)
 	      "creat\n"
 	      "                             excl trunc directory nofollow append cloexec path\n"
 	      "                             tmpfile nonblock mode=OCTAL\n"
+	      "  open-getfl PATH [FLAG...]  open, then prints its F_GETFL: ok flags=0OCTAL\n"
 	      "  openat DIR REL [FLAG...]   openat(open(DIR, O_DIRECTORY), REL)\n"
 	      "  open-raw PATH [FLAG...]    the legacy open(2) system call\n"
 	      "  creat PATH MODE            creat(2)\n"
@@ -194,6 +195,28 @@ static int probe_cmd_open(int argc, char **argv)
 	if (argc < 1 || probe_parse_flags(argc - 1, argv + 1, &how) < 0)
 		return 2;
 	return probe_report_fd(openat(AT_FDCWD, argv[0], (int)how.flags, (mode_t)how.mode));
+}
+
+/* open, then the fd's status flags (F_GETFL) as the kernel keeps them: ok flags=0OCTAL. */
+static int probe_cmd_open_getfl(int argc, char **argv)
+{
+	struct probe_open_how how;
+	int fd, fl;
+
+	if (argc < 1 || probe_parse_flags(argc - 1, argv + 1, &how) < 0)
+		return 2;
+	fd = openat(AT_FDCWD, argv[0], (int)how.flags, (mode_t)how.mode);
+	if (fd < 0) {
+		probe_print_err(errno);
+		return 0;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		probe_print_err(errno);
+	else
+		printf("ok flags=0%o\n", (unsigned int)fl);
+	close(fd);
+	return 0;
 }
 
 static int probe_cmd_openat(int argc, char **argv)
@@ -703,6 +726,7 @@ static int probe_cmd_fanotify(int argc, char **argv)
 
 static const struct probe_cmd probe_cmds[] = {
 	{"open", probe_cmd_open},
+	{"open-getfl", probe_cmd_open_getfl},
 	{"openat", probe_cmd_openat},
 	{"open-raw", probe_cmd_open_raw},
 	{"creat", probe_cmd_creat},

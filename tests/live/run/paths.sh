@@ -98,6 +98,10 @@ expect_grep "create allowed/masked under umask 027" "$OUT" '^ok fd=[0-9]+$'
 [ "$(stat -c %a "$A/masked")" = 640 ] ||
 	fail "umask 027 + mode 0666 gave mode $(stat -c %a "$A/masked"), expected 640 (the target's umask)"
 say "ok: the target's umask applies (mode 640)"
+# The file's status flags are the program's: no O_NOFOLLOW of the supervisor's.
+native=$("$PROBE" open-getfl "$T/native-created" wronly creat append mode=0600)
+urun --policy "$POL" -- "$PROBE" open-getfl "$A/created-flags" wronly creat append mode=0600
+expect_out "create allowed/created-flags: F_GETFL as natively ($native)" "$native"
 urun --policy "$POL" -- "$PROBE" open "$A/file" wronly creat excl
 expect_out "O_EXCL on an existing file" "err EEXIST"
 urun --policy "$POL" -- "$PROBE" open "$T/outside-new" wronly creat
