@@ -487,7 +487,7 @@ static int open_guessed(const struct open_context *c)
 static int open_create_queue(const struct unotify_open_plan *plan, const struct open_context *c)
 {
 	struct emulate_queue q = { .dirfd = plan->pathfd, .name = plan->base,
-				  .flags = (int)c->flags, .mode = c->mode };
+				   .flags = (int)c->flags, .mode = c->mode };
 
 	return emulate_queue_create(c->t, &q);
 }

@@ -132,7 +132,7 @@ static const struct unotify_syscall_rule work_open[] = {
 	ANY(clock_nanosleep),
 	ANY(fstatfs),
 	WORK_HELPER,
-	/* the queue the helper opened comes back over a socket pair (helper.c) */
+	/* the queue the helper opened comes back over a socket pair (emulate-queue.c) */
 	ANY(socketpair),
 	ANY(sendmsg),
 	ANY(recvmsg),
