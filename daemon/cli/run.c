@@ -13,6 +13,7 @@
 #include <string.h>
 #include <linux/capability.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -141,7 +142,28 @@ static void run_setup_signals(pid_t child)
 	signal(SIGQUIT, SIG_IGN);
 }
 
-static int run_spawn_error(const char *prog, int r)
+/*
+ * May this process give a child a mount namespace of its own, made
+ * private (what the pid namespace's /proc needs)? Asked in a child, after a
+ * start failed with EPERM: a Landlock domain refuses every mount, as does
+ * the lack of CAP_SYS_ADMIN in our user namespace.
+ */
+static bool run_may_mount(void)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0 &&
+		      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 ? 0 : 1);
+	if (pid < 0)
+		return true; /* no hint rather than a wrong one */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int run_spawn_error(const char *prog, bool share_pid, int r)
 {
 	switch (r) {
 	case -ENOENT:
@@ -165,6 +187,16 @@ static int run_spawn_error(const char *prog, int r)
 				"its pid namespace: close it, or pass --share-pid (see unotify(1))\n");
 		return EXIT_SUPERVISOR;
 
+	case -EPERM:
+		if (!share_pid && !run_may_mount()) {
+			fprintf(stderr, "unotify: cannot start %s: %s: this process may not mount, "
+					"and the program's pid namespace needs its own /proc "
+					"(inside a Landlock domain, every mount is refused); "
+					"--share-pid runs it in ours (see unotify(1))\n",
+				prog, strerror(-r));
+			return EXIT_SUPERVISOR;
+		}
+		/* fall through */
 	default:
 		fprintf(stderr, "unotify: cannot start %s: %s\n", prog, strerror(-r));
 		return EXIT_SUPERVISOR;
@@ -419,7 +451,7 @@ static int run_start(struct run_state *s)
 	}
 	r = unotify_spawn(&attr, &s->child);
 	if (r < 0)
-		return run_spawn_error(o->argv[0], r);
+		return run_spawn_error(o->argv[0], o->share_pid, r);
 	run_setup_signals(s->child.pid);
 	r = unotify_child_listener(&s->child, &s->listener);
 	if (r < 0) {
@@ -576,7 +608,7 @@ static int run_finish(struct run_state *s)
 	int err = unotify_child_exec_result(&s->child);
 
 	if (err > 0)
-		return run_spawn_error(s->o->argv[0], -err);
+		return run_spawn_error(s->o->argv[0], s->o->share_pid, -err);
 	if (status < 0) {
 		fprintf(stderr, "unotify: cannot wait for the program: %s\n", strerror(-status));
 		return EXIT_SUPERVISOR;

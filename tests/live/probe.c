@@ -97,6 +97,7 @@ static void probe_usage(void)
 	      "  race ALLOWED DENIED ITER [wronly]\n"
 	      "                             open a path buffer flipped by another thread\n"
 	      "  exec PATH [ARG...]         execv(PATH, [PATH, ARG...]): err NAME if it fails\n"
+	      "  landlocked PATH [ARG...]   the same inside a Landlock domain\n"
 	      "  exit N | kill SIG          exit with N, raise SIG\n"
 	      "  sleep-getppid [SECONDS]    getppid every 10ms, one line each\n"
 	      "  whoami                     uid gid groups capabilities no_new_privs seccomp\n"
@@ -575,6 +576,28 @@ static int probe_cmd_exec(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * landlocked PATH ARGS: execv inside a Landlock domain that handles
+ * making block devices only (every mount is refused in any domain).
+ */
+static int probe_cmd_landlocked(int argc, char **argv)
+{
+	struct unotify_ll_ruleset_attr attr = { .handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK };
+	int fd;
+
+	if (argc < 1)
+		return 2;
+	/* ABI 1's size: handled_access_fs alone. */
+	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr.handled_access_fs), 0);
+	if (fd < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_landlock_restrict_self, fd, 0) < 0) {
+		probe_print_err(errno);
+		return 0;
+	}
+	close(fd);
+	return probe_cmd_exec(argc, argv);
+}
+
 static int probe_cmd_exit(int argc, char **argv)
 {
 	long n;
@@ -727,6 +750,7 @@ static int probe_cmd_fanotify(int argc, char **argv)
 static const struct probe_cmd probe_cmds[] = {
 	{"open", probe_cmd_open},
 	{"open-getfl", probe_cmd_open_getfl},
+	{"landlocked", probe_cmd_landlocked},
 	{"openat", probe_cmd_openat},
 	{"open-raw", probe_cmd_open_raw},
 	{"creat", probe_cmd_creat},

@@ -195,3 +195,20 @@ if [ "${ABI:-0}" -ge 1 ]; then
 else
 	skip_case "exec race with the layer" "this kernel has no Landlock"
 fi
+
+# Inside a Landlock domain every mount is refused, and the program's own pid
+# namespace needs its /proc mounted: the error says so and names
+# --share-pid, which runs the program without one.
+printf 'default allow\n' >"$T/allow.policy"
+if [ "${ABI:-0}" -ge 1 ]; then
+	capture "unotify run in a Landlock domain" "$PROBE" landlocked "$UNOTIFY" run -q \
+		--policy "$T/allow.policy" -- /bin/true
+	expect_status "unotify run in a Landlock domain" 125
+	expect_grep "unotify run in a Landlock domain: the error names the mount and --share-pid" \
+		"$ERR" 'may not mount.*Landlock.*--share-pid'
+	capture "unotify run --share-pid in a Landlock domain" "$PROBE" landlocked "$UNOTIFY" run -q \
+		--share-pid --policy "$T/allow.policy" -- /bin/echo ran
+	expect_out "unotify run --share-pid in a Landlock domain" ran
+else
+	skip_case "unotify run in a Landlock domain" "this kernel has no Landlock"
+fi
