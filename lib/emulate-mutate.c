@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "emulate.h"
-#include "helper.h"
 #include "util.h"
 #include "uapi.h"
 
@@ -322,7 +321,7 @@ static int mutate_fsize_ok(unotify_target *t, const struct unotify_path *p, int6
 	 * Limits are per process: the supervising thread cannot take the
 	 * target's RLIMIT_FSIZE, so it is checked here.
 	 */
-	r = helper_target_limit(&t->t, "Max file size", &limit);
+	r = target_read_limit(&t->t, "Max file size", &limit);
 	if (r < 0)
 		return r;
 	return (uint64_t)length > limit ? -EFBIG : 0;

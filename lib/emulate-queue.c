@@ -102,7 +102,7 @@ int emulate_queue_create(unotify_target *t, struct emulate_queue *q)
 	struct helper_call call = { .run = queue_call, .arg = q, .sets_msgqueue = true };
 	_cleanup_close_ int ours = -1, theirs = -1;
 	int sv[2];
-	long r = helper_target_limit(&t->t, "Max msgqueue size", &call.msgqueue_limit);
+	long r = target_read_limit(&t->t, "Max msgqueue size", &call.msgqueue_limit);
 
 	if (r < 0)
 		return (int)r;

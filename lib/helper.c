@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -246,34 +245,4 @@ long helper_run(unotify_target *t, const struct helper_call *call)
 		;
 	munmap(stack, HELPER_STACK);
 	return h.result;
-}
-
-int helper_target_limit(const struct target *t, const char *name, uint64_t *ret)
-{
-	_cleanup_free_ char *text = NULL;
-	char file[32], key[64], *line, *end;
-	unsigned long long v;
-	int r;
-
-	snprintf(file, sizeof(file), "%d/limits", (int)t->tgid);
-	r = target_read_file(target_proc_fd(), file, &text);
-	if (r < 0)
-		return r;
-	/* Never the first line, which names the columns. */
-	snprintf(key, sizeof(key), "\n%s ", name);
-	line = strstr(text, key);
-	if (!line)
-		return -EIO;
-	line += strlen(key);
-	line += strspn(line, " ");
-	if (strncmp(line, "unlimited", 9) == 0) {
-		*ret = UINT64_MAX;
-		return 0;
-	}
-	errno = 0;
-	v = strtoull(line, &end, 10);
-	if (errno || end == line)
-		return -EIO;
-	*ret = v;
-	return 0;
 }

@@ -54,7 +54,4 @@ struct helper_call {
 /* Runs call in a helper that is t; its result, or -errno (-EIO: it died before it said). */
 long helper_run(unotify_target *t, const struct helper_call *call);
 
-/* The target's soft limit named as /proc/PID/limits names it ("Max file size"); UINT64_MAX: none. */
-int helper_target_limit(const struct target *t, const char *name, uint64_t *ret);
-
 #endif

@@ -208,6 +208,36 @@ int target_read_file(int dirfd, const char *name, char **ret)
 	return 0;
 }
 
+int target_read_limit(const struct target *t, const char *name, uint64_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char file[32], key[64], *line, *end;
+	unsigned long long v;
+	int r;
+
+	snprintf(file, sizeof(file), "%d/limits", (int)t->tgid);
+	r = target_read_file(target_proc_fd(), file, &text);
+	if (r < 0)
+		return r;
+	/* Never the first line, which names the columns. */
+	snprintf(key, sizeof(key), "\n%s ", name);
+	line = strstr(text, key);
+	if (!line)
+		return -EIO;
+	line += strlen(key);
+	line += strspn(line, " ");
+	if (strncmp(line, "unlimited", 9) == 0) {
+		*ret = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(line, &end, 10);
+	if (errno || end == line)
+		return -EIO;
+	*ret = v;
+	return 0;
+}
+
 /* The numbers after "key:" on its line of /proc/TID/status; returns how many. */
 int target_status_numbers(const char *text, const char *key, int base,
 				 unsigned long long *vals, size_t max)

@@ -119,6 +119,12 @@ void target_release(struct target *t);
 /* The whole of a /proc file (dirfd, name), NUL-terminated; free() it. */
 int target_read_file(int dirfd, const char *name, char **ret);
 /*
+ * t's soft limit named as /proc/PID/limits names it ("Max file size"),
+ * readable by anyone where prlimit(2) of another process needs its uid or
+ * CAP_SYS_RESOURCE; UINT64_MAX: unlimited.
+ */
+int target_read_limit(const struct target *t, const char *name, uint64_t *ret);
+/*
  * The numbers after "key:" at the start of a line of a /proc status text
  * (up to max of them into vals, which may be NULL); returns how many.
  */
