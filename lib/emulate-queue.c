@@ -4,6 +4,14 @@
  * target: by a helper process that is the target (helper.c), since the
  * kernel charges the queue to its creator's real uid and checks it against
  * its RLIMIT_MSGQUEUE, and the thread acting as the target keeps ours.
+ *
+ * The charge is to that uid in the creator's user namespace, and up the
+ * chain of its parents, each checked against the limit the namespace's
+ * creator had. The helper stays in ours (joining the target's needs
+ * CAP_SYS_ADMIN, which unotifyd does not keep): for a target in another
+ * user namespace the queue would count as a host uid's, each uid a
+ * container maps with a quota of its own, so the create is refused
+ * (EACCES), as other performed calls bound to a namespace are.
  */
 #include "config.h"
 
@@ -102,8 +110,11 @@ int emulate_queue_create(unotify_target *t, struct emulate_queue *q)
 	struct helper_call call = { .run = queue_call, .arg = q, .sets_msgqueue = true };
 	_cleanup_close_ int ours = -1, theirs = -1;
 	int sv[2];
-	long r = target_read_limit(&t->t, "Max msgqueue size", &call.msgqueue_limit);
+	long r;
 
+	if (!t->t.same_userns)
+		return -EACCES;
+	r = target_read_limit(&t->t, "Max msgqueue size", &call.msgqueue_limit);
 	if (r < 0)
 		return (int)r;
 	q->sock = -1;

@@ -59,6 +59,22 @@ static void supervise_fail_closed(struct unotify_verdict *v)
 	*v = unotify_verdict_errno(ENOSYS);
 }
 
+/*
+ * A verdict the kernel refused to reply: the call fails. A descriptor the
+ * target's table has no room for (its RLIMIT_NOFILE reached) fails with
+ * EMFILE, as the target's own open would; anything else with ENOSYS. The
+ * call was performed: what it did (a file created, truncated) stays, where
+ * the kernel, which takes the descriptor's number first, does nothing.
+ */
+static void supervise_fail_reply(struct unotify_verdict *v, int r)
+{
+	bool no_room = v->kind == UNOTIFY_VERDICT_FD && r == -EMFILE;
+
+	supervise_fail_closed(v);
+	if (no_room)
+		*v = unotify_verdict_errno(EMFILE);
+}
+
 int supervise_decide(unotify_listener *l, const struct unotify_loop_ops *ops,
 		     const struct seccomp_notif *req, struct unotify_verdict *ret)
 {
@@ -92,7 +108,7 @@ uint64_t supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops
 	}
 	if (r < 0 && r != -ENOENT && !(v->kind == UNOTIFY_VERDICT_ERRNO && v->error == ENOSYS)) {
 		/* e.g. an errno out of range: still answer, or the target waits for ever. */
-		supervise_fail_closed(v);
+		supervise_fail_reply(v, r);
 		r = unotify_reply_verdict(l, id, v);
 	}
 	if (ops->replied || want_done)

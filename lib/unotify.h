@@ -292,6 +292,9 @@ int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdi
  * it starts and joins), blocking in RECV, until no task uses the filter
  * (returns 0) or a hard error (negative errno, -ENOTRECOVERABLE from decide
  * included). *stop, when not NULL, is checked after every notification.
+ * A verdict the kernel does not take fails the call: with EMFILE when an
+ * fd verdict finds the target's table full (its own open would), else
+ * with ENOSYS.
  */
 int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		      const volatile bool *stop);
@@ -591,7 +594,9 @@ int unotify_open_resolve(unotify_target *t, const struct unotify_open_how *how,
  * message queue, charged to its creator's real uid and checked against its
  * RLIMIT_MSGQUEUE) runs in a short-lived helper process that is the target
  * (as unotify_net_connect's), with the target's limit; so does
- * unotify_path_mknod of a regular file there. -ENOTRECOVERABLE (also
+ * unotify_path_mknod of a regular file there. The helper is in our user
+ * namespace: for a target in another, such a create gives -EACCES (the
+ * kernel would charge it in the target's). -ENOTRECOVERABLE (also
  * from prepare and thread_init): the thread could not be restored to its own
  * credentials or root; stop supervising with it.
  */

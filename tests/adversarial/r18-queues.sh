@@ -11,6 +11,11 @@
 # a helper process that is the program (all of its ids, its limit).
 # The forbidden effects: a queue created past the program's quota; the
 # program's queues not counted against its uid.
+# Round 19's review of that helper: it stays in the supervisor's user
+# namespace, so a queue made from a program's own user namespace counted
+# as a host uid's, each uid a container maps with a quota of its own (the
+# kernel charges the namespace's uid and up its chain). Such a create is
+# now refused with EACCES, as other performed calls bound to a namespace.
 # Guards: natively, the same calls fail (or count) the same way; root's
 # create still works.
 
@@ -25,6 +30,8 @@ mount -t mqueue none "$MQ" 2>/dev/null || skip "cannot mount an mqueue file syst
 on_cleanup "rm -f '$MQ'/$P* 2>/dev/null; umount '$MQ'"
 printf 'default allow\ndeny @file-read @file-write @file-create path=%s/nothing/** EACCES\n' "$T" \
 	>"$T/q.policy"
+# The same, and the program may make a user namespace.
+printf 'implicit fixed-view off\n%s\n' "$(cat "$T/q.policy")" >"$T/qns.policy"
 
 clear_queues() {
 	rm -f "$MQ"/$P*
@@ -92,6 +99,7 @@ fi
 case_begin daemon "through unotifyd, as nobody: a queue by open and by mknod, then EMFILE with the quota full"
 clear_queues
 policy q "$(cat "$T/q.policy")"
+policy qns "$(cat "$T/qns.policy")"
 start_daemon
 dsandboxed() {
 	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name q \
@@ -115,6 +123,32 @@ elif [ "$OUT" = "CREATED 0 then EMFILE" ]; then
 	case_pass "$made; full: $OUT"
 else
 	case_fail "expected CREATED 0 then EMFILE with nobody's quota full: $OUT"
+fi
+
+# From a user namespace of the program's own: natively made (charged in
+# that namespace), here refused rather than charged to a host uid.
+case_begin userns "as nobody in a user namespace of its own, a queue created by name: EACCES, not a host uid's"
+clear_queues
+nobody r19-mq-userns "$MQ" "${P}native"
+native=$OUT
+urun --policy "$T/qns.policy" --user nobody -- "$ATTACK" r19-mq-userns "$MQ" "${P}run"
+run=$OUT
+dsandboxed() {
+	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name qns \
+		--user nobody -- "$ATTACK" "$@"
+}
+dsandboxed r19-mq-userns "$MQ" "${P}daemon"
+daemon=$OUT
+left=$(ls "$MQ" | grep -c "^${P}[rd]" || true)
+clear_queues
+if [ "${native%% *}" = UNSHARE ]; then
+	case_skip "nobody cannot make a user namespace here: $native"
+elif [ "$native" != CREATED ]; then
+	case_fail "the guard: natively $native"
+elif [ "$run" = "OPEN EACCES" ] && [ "$daemon" = "OPEN EACCES" ] && [ "$left" = 0 ]; then
+	case_pass "run: $run; unotifyd: $daemon (natively $native)"
+else
+	case_fail "expected OPEN EACCES and no queue: run $run, unotifyd $daemon, $left made"
 fi
 
 case_begin root "(guard) as root, a queue created by name"
