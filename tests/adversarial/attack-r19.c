@@ -12,11 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -45,6 +47,59 @@ static int cmd_r19_mq_userns(int argc, char **argv)
 	close(fd);
 	result("CREATED");
 	return 0;
+}
+
+/* Writes "0 100000 65536" to /proc/PID/NAME: a container's map. */
+static int write_map(pid_t pid, const char *name)
+{
+	static const char map[] = "0 100000 65536";
+	char path[64];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, map, sizeof(map) - 1) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/*
+ * CMD...: runs CMD as root of a user namespace root made, which maps its
+ * ids 0-65535 to 100000-165535 (as a container runtime does): CMD's real
+ * uid is 100000 there, not the namespace's maker's. Needs root.
+ */
+static int cmd_r19_container_ns(int argc, char **argv)
+{
+	int ready[2], go[2], status;
+	char byte = 0;
+	pid_t pid;
+
+	if (argc < 1 || pipe(ready) < 0 || pipe(go) < 0)
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER) < 0 || write(ready[1], &byte, 1) != 1 ||
+		    read(go[0], &byte, 1) != 1 || setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
+			_exit(125);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (read(ready[0], &byte, 1) != 1 || write_map(pid, "uid_map") < 0 ||
+	    write_map(pid, "gid_map") < 0) {
+		result("MAP %s", errname(errno));
+		kill(pid, SIGKILL);
+	} else if (write(go[1], &byte, 1) != 1) {
+		kill(pid, SIGKILL);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 2;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /*
@@ -89,6 +144,8 @@ static int cmd_r19_full_table(int argc, char **argv)
 const struct attack_cmd attack_r19_cmds[] = {
 	{ "r19-mq-userns", "DIR PREFIX  a queue by name from a user namespace of its own",
 	  cmd_r19_mq_userns },
+	{ "r19-container-ns", "CMD...  run CMD as root of a container's user namespace",
+	  cmd_r19_container_ns },
 	{ "r19-full-table", "PATH read|create|trunc  an open with the fd table full",
 	  cmd_r19_full_table },
 	{ NULL, NULL, NULL },

@@ -12,10 +12,12 @@
 # The forbidden effects: a queue created past the program's quota; the
 # program's queues not counted against its uid.
 # Round 19's review of that helper: it stays in the supervisor's user
-# namespace, so a queue made from a program's own user namespace counted
-# as a host uid's, each uid a container maps with a quota of its own (the
-# kernel charges the namespace's uid and up its chain). Such a create is
-# now refused with EACCES, as other performed calls bound to a namespace.
+# namespace, so a queue made from a container's user namespace counted as
+# a host uid's, each uid the container maps with a quota of its own (the
+# kernel charges the namespace's uid and, in ours, whoever made the
+# namespace). Such a create is now refused with EACCES, as other
+# performed calls bound to a namespace are, unless the namespace nearest
+# ours is the program's uid's own (then the charge in ours is the same).
 # Guards: natively, the same calls fail (or count) the same way; root's
 # create still works.
 
@@ -100,6 +102,7 @@ case_begin daemon "through unotifyd, as nobody: a queue by open and by mknod, th
 clear_queues
 policy q "$(cat "$T/q.policy")"
 policy qns "$(cat "$T/qns.policy")"
+UNOTIFYD_ARGS="--socket-mode 0666 --allow-group nogroup --allow-group 100000"
 start_daemon
 dsandboxed() {
 	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name q \
@@ -125,31 +128,73 @@ else
 	case_fail "expected CREATED 0 then EMFILE with nobody's quota full: $OUT"
 fi
 
-# From a user namespace of the program's own: natively made (charged in
-# that namespace), here refused rather than charged to a host uid.
-case_begin userns "as nobody in a user namespace of its own, a queue created by name: EACCES, not a host uid's"
+# From a container's user namespace (made by root, ids 0-65535 mapped to
+# 100000-): natively charged in that namespace and, in ours, to root that
+# made it; here refused rather than charged to host uid 100000.
+case_begin container "as root of a container's user namespace, through unotifyd: a queue created by name: EACCES, not host uid 100000's"
+clear_queues
+bounded 20 "$ATTACK" r19-container-ns "$ATTACK" r18-mq-create "$MQ" "${P}native" 1 open
+native=$OUT
+bounded "$RUN_TIMEOUT" "$ATTACK" r19-container-ns "$UNOTIFY" run -q --daemon --socket "$SOCK" \
+	--policy-name qns -- "$ATTACK" r18-mq-create "$MQ" "${P}daemon" 1 open
+daemon=$OUT
+left=$(ls "$MQ" | grep -c "^${P}daemon" || true)
+clear_queues
+if [ "$native" != "CREATED 1" ]; then
+	case_fail "the guard: natively $native"
+elif [ "$daemon" = "CREATED 0 then EACCES" ] && [ "$left" = 0 ]; then
+	case_pass "$daemon (natively $native)"
+else
+	case_fail "expected CREATED 0 then EACCES and no queue: $daemon, $left made"
+fi
+
+# A user namespace of the program's own uid (nobody's): the kernel charges
+# a queue made there, in ours, to nobody, as the helper does: made.
+case_begin own-ns "as nobody in a user namespace of its own, a queue created by name: made, as natively"
 clear_queues
 nobody r19-mq-userns "$MQ" "${P}native"
 native=$OUT
 urun --policy "$T/qns.policy" --user nobody -- "$ATTACK" r19-mq-userns "$MQ" "${P}run"
-run=$OUT
-dsandboxed() {
-	bounded "$RUN_TIMEOUT" "$UNOTIFY" run -q --daemon --socket "$SOCK" --policy-name qns \
-		--user nobody -- "$ATTACK" "$@"
-}
-dsandboxed r19-mq-userns "$MQ" "${P}daemon"
-daemon=$OUT
-left=$(ls "$MQ" | grep -c "^${P}[rd]" || true)
 clear_queues
 if [ "${native%% *}" = UNSHARE ]; then
 	case_skip "nobody cannot make a user namespace here: $native"
 elif [ "$native" != CREATED ]; then
 	case_fail "the guard: natively $native"
-elif [ "$run" = "OPEN EACCES" ] && [ "$daemon" = "OPEN EACCES" ] && [ "$left" = 0 ]; then
-	case_pass "run: $run; unotifyd: $daemon (natively $native)"
+elif [ "$OUT" = "$native" ]; then
+	case_pass "$OUT, as natively"
 else
-	case_fail "expected OPEN EACCES and no queue: run $run, unotifyd $daemon, $left made"
+	case_fail "expected $native: $OUT"
 fi
+
+# A user namespace the program's own uid made, as `unotify run --daemon`
+# without privileges makes: the kernel charges that uid in ours, as the
+# helper does, so the queue is made and counts as nobody's.
+case_begin own-userns "as nobody, unotify run --daemon (a user namespace nobody made): a queue created by name, counted as nobody's"
+clear_queues
+nobody r18-mq-create "$MQ" "${P}native" 1 open
+nobody r18-mq-fill "${P}fill"
+native=$OUT
+clear_queues
+bounded "$RUN_TIMEOUT" setpriv --reuid=65534 --regid=65534 --clear-groups "$UNOTIFY" run -q \
+	--daemon --socket "$SOCK" --policy-name q -- "$ATTACK" r18-mq-create "$MQ" "${P}own" 1 open
+made=$OUT
+owner=$(stat -c %u "$MQ/${P}own0" 2>/dev/null || echo none)
+nobody r18-mq-fill "${P}fill"
+clear_queues
+case "$ERR" in
+*"user namespace"*)
+	case_skip "nobody cannot make a user namespace here: $ERR"
+	;;
+*)
+	if [ "$made" != "CREATED 1" ] || [ "$owner" != 65534 ]; then
+		case_fail "expected one queue of nobody's: $made, owner $owner"
+	elif [ "$OUT" = "$native" ]; then
+		case_pass "$made, then $OUT, as natively"
+	else
+		case_fail "expected $native after it (counted as nobody's): $OUT"
+	fi
+	;;
+esac
 
 case_begin root "(guard) as root, a queue created by name"
 urun --policy "$T/q.policy" -- "$ATTACK" r18-mq-create "$MQ" "${P}root" 1 open
