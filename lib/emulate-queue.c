@@ -6,24 +6,21 @@
  * its RLIMIT_MSGQUEUE, and the thread acting as the target keeps ours.
  *
  * The charge is to that uid in the creator's user namespace, and up the
- * chain of its parents to ours, to whoever made the namespace nearest
- * ours. The helper stays in ours (joining the target's needs
- * CAP_SYS_ADMIN, which unotifyd does not keep) and charges the target's
- * uid there: the kernel's charge in ours when that namespace is the
- * target's uid's own (`unotify run --daemon` without privileges makes
- * one). For any other (a container's, each uid it maps a host uid of
- * its own) the create is refused (EACCES), as other performed calls
- * bound to a namespace are.
+ * chain of its parents, each checked against the limit the namespace's
+ * creator had. The helper stays in ours (joining the target's needs
+ * CAP_SYS_ADMIN, which unotifyd does not keep): for a target in another
+ * user namespace the queue would count as a host uid's, each uid a
+ * container maps with a quota of its own; and even from one the target's
+ * uid made, where that charge is the kernel's, not in the target's
+ * namespace, whose mq_open would then find a fresh quota. So the create
+ * is refused (EACCES), as other performed calls bound to a namespace are.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -110,63 +107,6 @@ static int queue_receive_fd(int sock)
 	return fd;
 }
 
-/* The user namespace nearest ours on the target's chain, as an fd; -EPERM: not below ours. */
-static int queue_userns_below_ours(const struct target *t)
-{
-	struct stat ours, st;
-	char name[64];
-	int fd, parent, r;
-
-	if (fstatat(target_proc_fd(), "thread-self/ns/user", &ours, 0) < 0)
-		return negative_errno();
-	snprintf(name, sizeof(name), "%d/ns/user", (int)t->tid);
-	fd = openat(target_proc_fd(), name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return negative_errno();
-	for (;;) {
-		parent = ioctl(fd, NS_GET_PARENT);
-		if (parent < 0) {
-			r = negative_errno(); /* EPERM: past ours, which is not on the chain */
-			break;
-		}
-		if (fstat(parent, &st) < 0) {
-			r = negative_errno();
-			parent = safe_close(parent);
-			break;
-		}
-		if (st.st_dev == ours.st_dev && st.st_ino == ours.st_ino) {
-			parent = safe_close(parent);
-			return fd;
-		}
-		fd = safe_close(fd);
-		fd = parent;
-	}
-	fd = safe_close(fd);
-	return r;
-}
-
-/*
- * Does the kernel charge a queue of this target, in ours, to its real uid
- * (1), as the helper does? So it does when that uid made the namespace
- * nearest ours on the target's chain.
- */
-static int queue_charged_to_uid(unotify_target *t)
-{
-	_cleanup_close_ int ns = queue_userns_below_ours(&t->t);
-	uid_t owner;
-
-	if (ns == -EPERM)
-		return 0;
-	if (ns < 0)
-		return ns;
-	if (ioctl(ns, NS_GET_OWNER_UID, &owner) < 0)
-		return negative_errno();
-	/* Its /proc entry was the target's if its call is still pending. */
-	if (unotify_id_valid(t->l, t->id) < 0)
-		return -ENOENT;
-	return owner == t->t.uid;
-}
-
 int emulate_queue_create(unotify_target *t, struct emulate_queue *q)
 {
 	struct helper_call call = { .run = queue_call, .arg = q, .sets_msgqueue = true };
@@ -174,11 +114,8 @@ int emulate_queue_create(unotify_target *t, struct emulate_queue *q)
 	int sv[2];
 	long r;
 
-	if (!t->t.same_userns) {
-		r = queue_charged_to_uid(t);
-		if (r <= 0)
-			return r < 0 ? (int)r : -EACCES;
-	}
+	if (!t->t.same_userns)
+		return -EACCES;
 	r = target_read_limit(&t->t, "Max msgqueue size", &call.msgqueue_limit);
 	if (r < 0)
 		return (int)r;

@@ -122,13 +122,6 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(umask), ANY(close_range), ANY(exit)
 
 /*
- * A queue's create for a target in another user namespace (emulate-queue.c):
- * the namespace nearest ours on its chain, and who made it.
- */
-#define WORK_QUEUE_USERNS                                                                \
-	ANY(newfstatat), ARG_EQ(ioctl, 1, NS_GET_PARENT), ARG_EQ(ioctl, 1, NS_GET_OWNER_UID)
-
-/*
  * unotify_open_perform (open.c): the open as the target; a FIFO writer
  * waits, retrying; a queue on an mqueue mount is created by a helper.
  */
@@ -139,7 +132,6 @@ static const struct unotify_syscall_rule work_open[] = {
 	ANY(clock_nanosleep),
 	ANY(fstatfs),
 	WORK_HELPER,
-	WORK_QUEUE_USERNS,
 	/* the queue the helper opened comes back over a socket pair (emulate-queue.c) */
 	ANY(socketpair),
 	ANY(sendmsg),
@@ -181,7 +173,6 @@ static const struct unotify_syscall_rule work_mutate[] = {
 	ANY(removexattr),
 	ANY(fstatfs),
 	WORK_HELPER,
-	WORK_QUEUE_USERNS,
 };
 
 /* unotify_net_* (emulate-net.c): a helper process with the target's credentials makes the call. */

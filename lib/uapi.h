@@ -173,9 +173,6 @@ struct unotify_ll_net_port_attr {
 #ifndef NS_GET_PARENT
 #define NS_GET_PARENT _IO(0xb7, 0x2)
 #endif
-#ifndef NS_GET_OWNER_UID
-#define NS_GET_OWNER_UID _IO(0xb7, 0x4) /* 4.11: who made a user namespace */
-#endif
 #ifndef NSFS_MAGIC
 #define NSFS_MAGIC 0x6e736673
 #endif

@@ -595,9 +595,8 @@ int unotify_open_resolve(unotify_target *t, const struct unotify_open_how *how,
  * RLIMIT_MSGQUEUE) runs in a short-lived helper process that is the target
  * (as unotify_net_connect's), with the target's limit; so does
  * unotify_path_mknod of a regular file there. The helper is in our user
- * namespace: for a target in another, whose nearest ours was not made by
- * the target's uid (the kernel would charge another), such a create gives
- * -EACCES. -ENOTRECOVERABLE (also
+ * namespace: for a target in another, such a create gives -EACCES (the
+ * kernel would charge it in the target's). -ENOTRECOVERABLE (also
  * from prepare and thread_init): the thread could not be restored to its own
  * credentials or root; stop supervising with it.
  */
