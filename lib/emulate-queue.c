@@ -10,10 +10,11 @@
  * creator had. The helper stays in ours (joining the target's needs
  * CAP_SYS_ADMIN, which unotifyd does not keep): for a target in another
  * user namespace the queue would count as a host uid's, each uid a
- * container maps with a quota of its own; and even from one the target's
- * uid made, where that charge is the kernel's, not in the target's
- * namespace, whose mq_open would then find a fresh quota. So the create
- * is refused (EACCES), as other performed calls bound to a namespace are.
+ * container maps with a quota of its own. Even from one the target's uid
+ * made, where the charge in ours is the kernel's, the queue would not
+ * count in the target's namespace, whose mq_open would then find a fresh
+ * quota. So the create is refused (EACCES), as other performed calls
+ * bound to a namespace are.
  */
 #include "config.h"
 
