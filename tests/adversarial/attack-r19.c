@@ -52,18 +52,10 @@ static int cmd_r19_mq_userns(int argc, char **argv)
 /* Writes "0 100000 65536" to /proc/PID/NAME: a container's map. */
 static int write_map(pid_t pid, const char *name)
 {
-	static const char map[] = "0 100000 65536";
 	char path[64];
-	int fd, r = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, map, sizeof(map) - 1) < 0)
-		r = -errno;
-	close(fd);
-	return r;
+	return write_text(path, "0 100000 65536");
 }
 
 /*
@@ -73,7 +65,7 @@ static int write_map(pid_t pid, const char *name)
  */
 static int cmd_r19_container_ns(int argc, char **argv)
 {
-	int ready[2], go[2], status;
+	int ready[2], go[2], status, r;
 	char byte = 0;
 	pid_t pid;
 
@@ -89,9 +81,11 @@ static int cmd_r19_container_ns(int argc, char **argv)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	if (read(ready[0], &byte, 1) != 1 || write_map(pid, "uid_map") < 0 ||
-	    write_map(pid, "gid_map") < 0) {
-		result("MAP %s", errname(errno));
+	r = read(ready[0], &byte, 1) == 1 ? write_map(pid, "uid_map") : -EPIPE;
+	if (r == 0)
+		r = write_map(pid, "gid_map");
+	if (r < 0) {
+		result("MAP %s", errname(-r));
 		kill(pid, SIGKILL);
 	} else if (write(go[1], &byte, 1) != 1) {
 		kill(pid, SIGKILL);

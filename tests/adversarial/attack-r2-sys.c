@@ -150,19 +150,6 @@ static int cmd_setns_read(int argc, char **argv)
 	return leak_path(AT_FDCWD, argv[2]);
 }
 
-/* open(2), not openat: a daemon-run sandbox notifies openat only, and the maps must be our own opens. */
-static int r2_write_file(const char *path, const char *text)
-{
-	int fd = (int)syscall(SYS_open, path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 /*
  * userns-read PATH: a user namespace of our own, where we are root with
  * every capability, then PATH opened. Our capabilities there count for
@@ -181,12 +168,12 @@ static int r2_enter_userns(void)
 	if (unshare(CLONE_NEWUSER) < 0)
 		return setup_failed("unshare", errno);
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
-	r = r2_write_file("/proc/self/uid_map", map);
+	r = write_text("/proc/self/uid_map", map);
 	if (r == 0)
-		r = r2_write_file("/proc/self/setgroups", "deny");
+		r = write_text("/proc/self/setgroups", "deny");
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
 	if (r == 0)
-		r = r2_write_file("/proc/self/gid_map", map);
+		r = write_text("/proc/self/gid_map", map);
 	if (r < 0)
 		return setup_failed("id maps", -r);
 	note("in a user namespace of our own as uid %u (outside %u)", (unsigned)getuid(),

@@ -188,6 +188,18 @@ long find_bytes(const char *buf, size_t len, const char *needle, size_t nlen)
 	return p ? (long)(p - buf) : -1;
 }
 
+int write_text(const char *path, const char *text)
+{
+	int fd = (int)syscall(SYS_open, path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
 void pause_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

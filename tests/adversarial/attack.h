@@ -41,6 +41,12 @@ int blocked(int err);
 int setup_failed(const char *what, int err);
 const char *errname(int err);
 
+/*
+ * Writes text to path (a /proc map, a sysctl): 0 or -errno. By open(2),
+ * not openat: a daemon-run sandbox notifies openat only, and a map must
+ * be the process's own open.
+ */
+int write_text(const char *path, const char *text);
 /* Reads fd (at most 64 KiB) and prints "LEAK n first-line", or BLOCKED on a read error. */
 int leak_fd(int fd);
 /* Opens path read-only and leak_fd()s it. */
