@@ -85,6 +85,13 @@ bool unotify_target_proves_reads(const unotify_target *t)
 	return t && t->t.proves_reads;
 }
 
+int unotify_target_mem_write(unotify_target *t, uint64_t addr, const void *buf, size_t len)
+{
+	if (t->t.mem)
+		return target_mem_write(t->t.mem, addr, buf, len);
+	return memory_write_proved(t->l, t->id, t->t.tid, addr, buf, len);
+}
+
 void unotify_target_free(unotify_target *t)
 {
 	if (!t)

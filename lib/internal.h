@@ -59,6 +59,15 @@ struct target_cache;
 /* target-cache.c: frees what a listener kept of its targets. */
 void target_cache_free(struct target_cache *c);
 
+/*
+ * memory.c: len bytes at addr in the address space of thread tid, through
+ * its /proc/TID/mem opened and then proved by ID_VALID of notification id.
+ */
+int memory_write_proved(unotify_listener *l, uint64_t id, pid_t tid, uint64_t addr,
+			const void *buf, size_t len);
+/* maps-text.c: is [at, end) writable, by a /proc/PID/maps fd's text (before PROCMAP_QUERY)? */
+int memory_writable_text(int maps, uint64_t at, uint64_t end);
+
 /* listener.c: hands the fd back (the caller owns it) and frees the rest. */
 int listener_release_fd(struct unotify_listener *l);
 /*

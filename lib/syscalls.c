@@ -43,11 +43,15 @@ static const struct unotify_syscall_rule work_supervise[] = {
 	ANY(poll),
 #endif
 	ANY(ppoll),
-	/* target memory (memory.c): process_vm_*, or /proc/PID/mem */
+	/*
+	 * target memory (memory.c): read by process_vm_readv or /proc/PID/mem;
+	 * written through /proc/PID/mem, its pages checked writable first
+	 * (PROCMAP_QUERY on /proc/PID/maps, or its text before Linux 6.11)
+	 */
 	ANY(process_vm_readv),
-	ANY(process_vm_writev),
 	ANY(pread64),
 	ANY(pwrite64),
+	ARG_EQ(ioctl, 1, PROCMAP_QUERY),
 	/* the target: /proc, pidfds (target.c, emulate-path.c) */
 	ANY(openat),
 #ifdef SYS_open

@@ -122,6 +122,7 @@ static void cache_entry_clear(struct cache_entry *e)
 		return;
 	if (e->pidfd >= 0)
 		e->pidfd = safe_close(e->pidfd);
+	e->t.mem = target_mem_unref(e->t.mem);
 	free(e->t.groups);
 	*e = (struct cache_entry){ .pidfd = -1 };
 }
@@ -199,11 +200,14 @@ static bool cache_entry_holds(const struct cache_entry *e)
 static int cache_copy(const struct target *from, struct target *ret)
 {
 	*ret = *from;
+	ret->mem = target_mem_ref(from->mem);
 	ret->groups = NULL;
 	if (from->ngroups) {
 		ret->groups = malloc(from->ngroups * sizeof(*ret->groups));
-		if (!ret->groups)
+		if (!ret->groups) {
+			ret->mem = target_mem_unref(ret->mem);
 			return -ENOMEM;
+		}
 		memcpy(ret->groups, from->groups, from->ngroups * sizeof(*ret->groups));
 	}
 	ret->rootfd = -1;
@@ -249,6 +253,9 @@ int target_cache_get(unotify_listener *l, const struct seccomp_notif *req, struc
 	if (r == 1) {
 		ret->rootfd = ret->pinned_rootfd;
 		ret->proves_reads = proves;
+		/* Its address space is this call's only where the call is proved the thread's. */
+		if (!proves)
+			ret->mem = target_mem_unref(ret->mem);
 	}
 	return r;
 }

@@ -471,22 +471,31 @@ int target_read(unotify_listener *l, const struct seccomp_notif *req, struct tar
 /*
  * A state worth keeping: its root is the pinned root (then the pinned root
  * is borrowed for it), and its thread has a pidfd proved to be that thread
- * (ID_VALID after pidfd_open: the tid was still our target's).
+ * (ID_VALID after pidfd_open: the tid was still our target's). On a
+ * listener that watches credentials its address space is opened before
+ * that proof too, for this call's writes and the kept state's.
  */
-static void target_keep(unotify_listener *l, const struct seccomp_notif *req,
-			const struct target *t, uint64_t epoch)
+static void target_keep(unotify_listener *l, const struct seccomp_notif *req, struct target *t,
+			uint64_t epoch)
 {
+	struct target_mem *mem = NULL;
 	int pidfd;
 
 	if (!target_fid_equal(&t->root, &t->pinned_root))
 		return;
+	if (l->creds_watched)
+		mem = target_mem_open(t->tid);
 	pidfd = (int)syscall(SYS_pidfd_open, t->tid, PIDFD_THREAD);
-	if (pidfd < 0)
-		return;
-	if (unotify_id_valid(l, req->id) < 0) {
-		pidfd = safe_close(pidfd);
+	if (pidfd < 0) {
+		target_mem_unref(mem);
 		return;
 	}
+	if (unotify_id_valid(l, req->id) < 0) {
+		pidfd = safe_close(pidfd);
+		target_mem_unref(mem);
+		return;
+	}
+	t->mem = mem;
 	target_cache_put(l, t, pidfd, req->id, epoch);
 }
 
@@ -511,6 +520,7 @@ int target_read_kept(unotify_listener *l, const struct seccomp_notif *req, bool 
 
 void target_release(struct target *t)
 {
+	t->mem = target_mem_unref(t->mem);
 	free(t->groups);
 	t->groups = NULL;
 	t->ngroups = 0;

@@ -8,6 +8,7 @@
 #ifndef UNOTIFY_TARGET_H
 #define UNOTIFY_TARGET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -68,7 +69,30 @@ struct target {
 	 * proof). Not a kept state on other listeners.
 	 */
 	bool proves_reads;
+	/*
+	 * Its address space to write results into (memory.c), a reference,
+	 * or NULL: then each write opens and proves one. Set for a state
+	 * kept on a listener that watches credentials: opened before the
+	 * proof that made the entry, and every exec drops the entry before
+	 * it runs, so the address space is the thread's while the entry is.
+	 */
+	struct target_mem *mem;
 };
+
+/* /proc/TID/mem and /proc/TID/maps of one thread, shared by references. */
+struct target_mem {
+	atomic_uint refs;
+	int mem;  /* O_WRONLY */
+	int maps; /* PROCMAP_QUERY: is a page writable? */
+};
+
+/* memory.c. Opened, not proved: prove them (ID_VALID) before the first write. NULL, errno. */
+struct target_mem *target_mem_open(pid_t tid);
+struct target_mem *target_mem_ref(struct target_mem *m);
+/* Drops a reference; returns NULL, for m = target_mem_unref(m). */
+struct target_mem *target_mem_unref(struct target_mem *m);
+/* len bytes at addr, where the program could write them: 0, -EFAULT, -ENOENT (gone), -errno. */
+int target_mem_write(const struct target_mem *m, uint64_t addr, const void *buf, size_t len);
 
 /* What target_enter() changed, for target_leave() to put back. */
 struct target_saved {

@@ -219,6 +219,30 @@ struct pidfd_info {
 #define PIDFD_INFO_CREDS (1UL << 1)
 #endif
 
+/* PROCMAP_QUERY (6.11): the mapping at an address, from a /proc/PID/maps fd (memory.c). */
+#ifndef PROCMAP_QUERY
+#include <sys/ioctl.h>
+struct procmap_query {
+	__u64 size;
+	__u64 query_flags;
+	__u64 query_addr;
+	__u64 vma_start;
+	__u64 vma_end;
+	__u64 vma_flags;
+	__u64 vma_page_size;
+	__u64 vma_offset;
+	__u64 inode;
+	__u32 dev_major;
+	__u32 dev_minor;
+	__u32 vma_name_size;
+	__u32 build_id_size;
+	__u64 vma_name_addr;
+	__u64 build_id_addr;
+};
+#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#define PROCMAP_QUERY_VMA_WRITABLE 0x02
+#endif
+
 /* Used by the adversarial programs; their headers first, so a definition there wins. */
 #ifndef RENAME_WHITEOUT
 #define RENAME_WHITEOUT (1 << 2) /* renameat2(2), 3.18; <stdio.h> since glibc 2.28 */

@@ -184,8 +184,10 @@ int unotify_mem_read_string(unotify_listener *l, const struct seccomp_notif *req
 int unotify_mem_read_string_unproven(unotify_listener *l, const struct seccomp_notif *req,
 				     uint64_t addr, char *buf, size_t size);
 /*
- * Writes len bytes at addr (out-parameters of emulated calls). Not checked
- * with ID_VALID: reply next, which fails with -ENOENT once the call is gone.
+ * Writes len bytes at addr (out-parameters of emulated calls), only where
+ * the target could write them (-EFAULT otherwise, as the kernel's). Never by
+ * the thread's number, which may change hands: through its /proc/TID/mem,
+ * opened and then proved by ID_VALID (-ENOENT: the call is gone).
  */
 int unotify_mem_write(unotify_listener *l, const struct seccomp_notif *req, uint64_t addr,
 		      const void *buf, size_t len);
@@ -668,6 +670,12 @@ int unotify_target_new_kept(unotify_listener *l, const struct seccomp_notif *req
  * one that proved what was kept). When false, call unotify_id_valid().
  */
 bool unotify_target_proves_reads(const unotify_target *t);
+/*
+ * unotify_mem_write() for t's call: through the address space kept with
+ * t's state where there is one (no system call but the write and its
+ * check), else as unotify_mem_write() does.
+ */
+int unotify_target_mem_write(unotify_target *t, uint64_t addr, const void *buf, size_t len);
 void unotify_target_free(unotify_target *t);
 /*
  * access(2), faccessat(2), and faccessat2(2) without AT_EACCESS check with

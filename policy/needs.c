@@ -41,7 +41,7 @@ const char *policy_enforcement_reason(int nr)
 	case POLICY_PERFORM_STAT:
 	case POLICY_PERFORM_READLINK:
 		return "path resolved once; the supervisor does the call on that file as the "
-		       "target and writes the result into its memory (process_vm_writev)";
+		       "target and writes the result into its memory";
 	case POLICY_PERFORM_ACCESS:
 		return "path resolved once; the supervisor checks that file as the target "
 		       "(faccessat2) and returns the result";
@@ -50,7 +50,7 @@ const char *policy_enforcement_reason(int nr)
 		       "directory as the target";
 	case POLICY_PERFORM_XATTR:
 		return "path resolved once; the supervisor reads that file's attributes as the "
-		       "target and writes them into its memory (process_vm_writev)";
+		       "target and writes them into its memory";
 	case POLICY_PERFORM_NONE:
 		break;
 	}

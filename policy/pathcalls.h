@@ -31,12 +31,12 @@ enum policy_path_role {
  */
 enum policy_perform {
 	POLICY_PERFORM_OPEN,      /* open/openat/openat2/creat: reopen the resolved inode, ADDFD+SEND */
-	POLICY_PERFORM_STAT,      /* do it on the resolved fd, write the result with process_vm_writev */
+	POLICY_PERFORM_STAT,      /* do it on the resolved fd, write the result into the target */
 	POLICY_PERFORM_READLINK,  /* idem, copying the link text */
 	POLICY_PERFORM_ACCESS,    /* faccessat2 on the resolved fd as the target */
 	POLICY_PERFORM_MUTATE,    /* the *at variant on the resolved parent fd(s) as the target */
 	POLICY_PERFORM_XATTR,     /* xattr reads, file_getattr: on the resolved file's magic link
-				   * as the target, the result written with process_vm_writev */
+				   * as the target, the result written into it */
 	POLICY_PERFORM_NONE,      /* no safe way (execve): decided on registers only; check warns */
 };
 

@@ -125,12 +125,57 @@ static int floor_read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
 	return -ENAMETOOLONG;
 }
 
-static int floor_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
-{
-	struct iovec local = { .iov_base = (void *)buf, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
+/*
+ * Results are written through /proc/TID/mem, never by number (the thread
+ * may die and its number go to another process before a write by number):
+ * opened before the call's ID_VALID (floor_resolve), which proves it, and
+ * kept per serving thread for the next calls of that tid. The bench's
+ * targets never exec (floor_exec's programs are only opened for), so the
+ * address space stays the thread's; a tid that went to another process
+ * meanwhile finds the old one gone, and the write fails. /proc/TID/maps
+ * says first whether the pages are writable (the mem fd writes through
+ * read-only mappings), as the kernel's own copy would.
+ */
+struct floor_mem {
+	pid_t tid;
+	int mem;
+	int maps;
+};
 
-	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+static __thread struct floor_mem floor_mem = { .mem = -1, .maps = -1 };
+
+static void floor_mem_prepare(pid_t tid)
+{
+	char name[40];
+
+	if (floor_mem.tid == tid && floor_mem.maps >= 0)
+		return;
+	if (floor_mem.mem >= 0)
+		floor_mem.mem = safe_close(floor_mem.mem);
+	if (floor_mem.maps >= 0)
+		floor_mem.maps = safe_close(floor_mem.maps);
+	floor_mem.tid = tid;
+	snprintf(name, sizeof(name), "/proc/%d/mem", (int)tid);
+	floor_mem.mem = open(name, O_WRONLY | O_CLOEXEC);
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)tid);
+	floor_mem.maps = open(name, O_RDONLY | O_CLOEXEC);
+}
+
+static int floor_write(uint64_t addr, const void *buf, size_t len)
+{
+	uint64_t at = addr;
+
+	if (floor_mem.mem < 0 || floor_mem.maps < 0)
+		return -EFAULT;
+	while (at < addr + len) {
+		struct procmap_query q = { .size = sizeof(q), .query_addr = at };
+
+		if (ioctl(floor_mem.maps, PROCMAP_QUERY, &q) < 0 ||
+		    !(q.vma_flags & PROCMAP_QUERY_VMA_WRITABLE))
+			return -EFAULT;
+		at = q.vma_end;
+	}
+	return pwrite(floor_mem.mem, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -EFAULT;
 }
 
 static int floor_id_valid(const struct floor *f, uint64_t id)
@@ -407,14 +452,16 @@ static void floor_do_stat(const struct floor *f, const struct seccomp_notif *req
 			  struct floor_reply *out)
 {
 	int flags = (int)req->data.args[3];
-	_cleanup_close_ int fd = floor_path_fd(f, req, !(flags & AT_SYMLINK_NOFOLLOW));
+	_cleanup_close_ int fd = -1;
 	struct stat st;
 
+	floor_mem_prepare((pid_t)req->pid); /* before the ID_VALID that proves it */
+	fd = floor_path_fd(f, req, !(flags & AT_SYMLINK_NOFOLLOW));
 	if (fd < 0)
 		return floor_result(out, fd);
 	if (fstat(fd, &st) < 0)
 		return floor_result(out, negative_errno());
-	floor_result(out, floor_write((pid_t)req->pid, req->data.args[2], &st, sizeof(st)));
+	floor_result(out, floor_write(req->data.args[2], &st, sizeof(st)));
 }
 
 static void floor_do_access(const struct floor *f, const struct seccomp_notif *req,
@@ -432,12 +479,14 @@ static void floor_do_access(const struct floor *f, const struct seccomp_notif *r
 static void floor_do_readlink(const struct floor *f, const struct seccomp_notif *req,
 			      struct floor_reply *out)
 {
-	_cleanup_close_ int fd = floor_path_fd(f, req, false);
 	size_t size = req->data.args[3] < FLOOR_PATH_MAX ? req->data.args[3] : FLOOR_PATH_MAX;
+	_cleanup_close_ int fd = -1;
 	char text[FLOOR_PATH_MAX];
 	ssize_t n;
 	int r;
 
+	floor_mem_prepare((pid_t)req->pid); /* before the ID_VALID that proves it */
+	fd = floor_path_fd(f, req, false);
 	if (fd < 0)
 		return floor_result(out, fd);
 	if ((int64_t)req->data.args[3] <= 0)
@@ -445,7 +494,7 @@ static void floor_do_readlink(const struct floor *f, const struct seccomp_notif 
 	n = readlinkat(fd, "", text, size);
 	if (n < 0)
 		return floor_result(out, errno == ENOENT ? -EINVAL : negative_errno());
-	r = floor_write((pid_t)req->pid, req->data.args[2], text, (size_t)n);
+	r = floor_write(req->data.args[2], text, (size_t)n);
 	floor_result(out, r < 0 ? r : n);
 }
 

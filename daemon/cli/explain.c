@@ -59,10 +59,10 @@ static const struct {
 				   "descriptor injected (ADDFD with SEND)" },
 	[EXPLAIN_PERFORM_STAT] = { "performed-stat",
 				   "performed by the supervisor on the resolved file, the result "
-				   "written back (process_vm_writev)" },
+				   "written back (through /proc/PID/mem)" },
 	[EXPLAIN_PERFORM_READLINK] = { "performed-readlink",
 				       "performed by the supervisor on the resolved link, the text "
-				       "written back (process_vm_writev)" },
+				       "written back (through /proc/PID/mem)" },
 	[EXPLAIN_PERFORM_ACCESS] = { "performed-access",
 				     "performed by the supervisor: faccessat2 on the resolved file "
 				     "as the program" },

@@ -3,8 +3,9 @@
  * Calls that read metadata by path: stat, lstat, newfstatat, statx,
  * readlink, readlinkat, access, faccessat, faccessat2. The path is resolved
  * as the target; an allowed call is done on the resolved file and its
- * result written into the target's buffer (process_vm_writev, then
- * ID_VALID) before the reply, as the kernel would have written it.
+ * result written into the target's buffer (unotify_target_mem_write:
+ * never by its thread's number) before the reply, where and as the kernel
+ * would have written it.
  */
 #include "config.h"
 

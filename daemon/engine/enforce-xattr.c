@@ -5,7 +5,7 @@
  * flags (file_getattr: @file-stat) by path. As for the stat family
  * (enforce-stat.c): the path is resolved as the target, an allowed call is
  * done on the resolved file (lib/emulate-xattr.c) and its result written
- * into the target's buffer (process_vm_writev, then ID_VALID) before the
+ * into the target's buffer (unotify_target_mem_write) before the
  * reply, with the kernel's size rules: size 0 asks for the size needed, a
  * buffer too small gets ERANGE, and a size over 64 KiB is read as 64 KiB.
  */

@@ -351,7 +351,8 @@ void enforce_verdict_signal(struct enforce_call *c, struct unotify_verdict *v, i
 
 int enforce_write(struct enforce_call *c, uint64_t addr, const void *buf, size_t len)
 {
-	int r = unotify_mem_write(c->l, c->req, addr, buf, len);
+	int r = c->target ? unotify_target_mem_write(c->target, addr, buf, len)
+			  : unotify_mem_write(c->l, c->req, addr, buf, len);
 
 	/* The target's buffer is not writable: the kernel answers EFAULT too. */
 	return r == -EPERM || r == -EIO ? -EFAULT : r;

@@ -23,9 +23,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/sched.h>
 
 #include "internal.h"
 #include "spare.h"
@@ -413,6 +415,139 @@ static bool test_memory(void)
 	return ok;
 }
 
+/* ------------------------------------------------------------------ a write after reuse */
+
+/* Far from anything a fresh process maps: the target's buffer, and the other process's page. */
+#define REUSE_ADDR ((void *)0x6f0000000000UL)
+#define REUSE_CANARY "canary!"
+
+static int child_reused(pid_t parent)
+{
+	char *page = mmap(REUSE_ADDR, 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	(void)parent;
+	if (page != REUSE_ADDR)
+		return 10;
+	syscall(__NR_getppid, page); /* killed while it waits */
+	return 11;
+}
+
+/*
+ * Another process with the number tid (clone3's set_tid: as if the number
+ * came round again), the same page mapped at REUSE_ADDR holding the canary.
+ * 0 and its pid, or -errno (EPERM: not allowed to choose; EEXIST: taken).
+ */
+static pid_t reuse_start(pid_t tid)
+{
+	pid_t set_tid[1] = { tid };
+	struct clone_args args = { .exit_signal = SIGCHLD,
+				   .set_tid = (uintptr_t)set_tid,
+				   .set_tid_size = 1 };
+	int ready[2];
+	char c;
+	long pid;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(stdout);
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid == 0) {
+		char *page = mmap(REUSE_ADDR, 4096, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+		if (page != REUSE_ADDR)
+			_exit(10);
+		memcpy(page, REUSE_CANARY, sizeof(REUSE_CANARY));
+		(void)!write(ready[1], "r", 1);
+		for (;;)
+			pause();
+	}
+	if (pid < 0)
+		pid = -errno;
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1)
+		pid = -EIO;
+	close(ready[0]);
+	return (pid_t)pid;
+}
+
+/*
+ * The thread that made the call dies and its number goes to another
+ * process before the result is written: nothing reaches that process (a
+ * write by number, process_vm_writev, would land there).
+ */
+static bool test_write_reused_tid(void)
+{
+	const struct seccomp_notif *req;
+	char seen[sizeof(REUSE_CANARY)] = { 0 };
+	struct iovec local = { .iov_base = seen, .iov_len = sizeof(seen) };
+	struct iovec remote = { .iov_base = REUSE_ADDR, .iov_len = sizeof(seen) };
+	struct target t;
+	ssize_t got = -1;
+	int status, written = 0;
+	pid_t other;
+
+	EXPECT(target_start(&t, "reused"));
+	target_go(&t);
+	EXPECT(recv_getppid(t.l, t.pid, &req));
+	EXPECT_EQ(req->data.args[0], (uint64_t)(uintptr_t)REUSE_ADDR);
+	kill(t.pid, SIGKILL);
+	EXPECT(waitpid(t.pid, &status, 0) == t.pid);
+	other = reuse_start(t.pid);
+	if (other == t.pid) {
+		written = unotify_mem_write(t.l, req, (uintptr_t)REUSE_ADDR, "written", 8);
+		got = process_vm_readv(other, &local, 1, &remote, 1, 0);
+		kill(other, SIGKILL);
+		waitpid(other, &status, 0);
+	}
+	unotify_listener_free(t.l);
+	close(t.sock);
+	EXPECT_EQ(other, t.pid);
+	EXPECT(written < 0);
+	EXPECT_EQ(got, (ssize_t)sizeof(seen));
+	EXPECT(memcmp(seen, REUSE_CANARY, sizeof(seen)) == 0);
+	return true;
+}
+
+/* Kernels before PROCMAP_QUERY: whether pages are writable, from the maps text. */
+static bool test_writable_text(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t a = (uintptr_t)m;
+	int maps;
+
+	EXPECT(m != MAP_FAILED);
+	EXPECT_EQ(mprotect(m + page, page, PROT_READ), 0);
+	EXPECT_EQ(munmap(m + 2 * page, page), 0);
+	maps = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	EXPECT(maps >= 0);
+	EXPECT_EQ(memory_writable_text(maps, a, a + 16), 0);
+	EXPECT_EQ(memory_writable_text(maps, a + page - 8, a + page + 8), -EFAULT); /* into read-only */
+	EXPECT_EQ(memory_writable_text(maps, a + page, a + page + 1), -EFAULT);
+	EXPECT_EQ(memory_writable_text(maps, a + 2 * page, a + 2 * page + 1), -EFAULT); /* unmapped */
+	EXPECT_EQ(mprotect(m + page, page, PROT_READ | PROT_WRITE | PROT_EXEC), 0);
+	/* Two mappings side by side (the flags differ), both writable: one range. */
+	EXPECT_EQ(memory_writable_text(maps, a + page - 8, a + page + 8), 0);
+	close(maps);
+	munmap(m, 2 * page);
+	return true;
+}
+
+/* clone3 with set_tid: root only; valgrind does not know clone3. */
+static void run_test_write_reused_tid(bool valgrind)
+{
+	const char *name = "mem_write after the thread's number went to another process: nothing written";
+
+	if (geteuid() != 0)
+		skip_test(name, "needs root (clone3 with set_tid gives the number again)");
+	else if (valgrind)
+		skip_test(name, "valgrind does not run clone3");
+	else
+		run_test(name, test_write_reused_tid);
+}
+
 /* ------------------------------------------------------------------ supervise, fail closed */
 
 static int decide_value_7(unotify_listener *l, const struct seccomp_notif *req,
@@ -568,6 +703,7 @@ static const struct {
 	{ "addfd", child_addfd },
 	{ "block", child_block },
 	{ "memory", child_memory },
+	{ "reused", child_reused },
 	{ "three_then_enosys", child_three_then_enosys },
 	{ "7_then_enosys", child_7_then_enosys },
 	{ "enosys", child_enosys },
@@ -668,6 +804,8 @@ static const struct test_entry lib_tests[] = {
 	{ "addfd with SEND and with SETFD", test_addfd, false, false },
 	{ "the target dies: ID_VALID, reply and recv", test_target_dies, false, false },
 	{ "mem_read, mem_read_string, mem_write", test_memory, false, false },
+	{ "writable pages from the maps text (before PROCMAP_QUERY)", test_writable_text, false,
+	  false },
 	{ "supervise until the target exits; decide errors fail closed", test_supervise, false,
 	  false },
 	{ "supervise stops on the flag", test_supervise_stop, false, false },
@@ -723,6 +861,7 @@ int main(int argc, char **argv)
 	self_exe[n] = '\0';
 	fds_at_start = count_fds();
 	run_tests(lib_tests, ARRAY_SIZE(lib_tests), valgrind);
+	run_test_write_reused_tid(valgrind);
 	run_tests(spawn_tests, spawn_tests_count, valgrind);
 	if (heap_replaced(valgrind))
 		skip_test("spare: a block given at thread end is freed",

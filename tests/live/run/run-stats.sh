@@ -58,8 +58,11 @@ if printf '%s\n' "$ERR" | grep -q '^sys/call: not counted'; then
 	skip_case "own calls: $(printf '%s\n' "$ERR" | grep '^sys/call: ')"
 else
 	# A value answered with no trail: one RECV and one SEND, nothing else.
+	# The fewest is the count (the max is not: on a busy machine a call
+	# that waits for the CPU wakes the pool's watchdog, or is taken over,
+	# and those calls are the supervising thread's too).
 	expect_stats "getppid: two calls each (RECV, SEND)" getppid 20 0 0 20 0
-	expect_grep "exactly two" "$(stats_line getppid)" ' 2\.0 +2-2$'
+	expect_grep "exactly two" "$(stats_line getppid)" ' 2-[0-9]+$'
 	urun --stats --log-level none --rule "deny openat path=$T/secret" --rule 'default allow' \
 		-- "$PROBE" threads 1 "$T/file" 1 42
 	_own=$(stats_line openat | awk '{ print $(NF - 1) }')
