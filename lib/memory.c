@@ -213,7 +213,7 @@ int memory_write_proved(unotify_listener *l, uint64_t id, pid_t tid, uint64_t ad
 	r = unotify_id_valid(l, id);
 	if (r == 0)
 		r = target_mem_write(m, addr, buf, len);
-	target_mem_unref(m);
+	m = target_mem_unref(m);
 	return r;
 }
 

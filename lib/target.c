@@ -487,12 +487,12 @@ static void target_keep(unotify_listener *l, const struct seccomp_notif *req, st
 		mem = target_mem_open(t->tid);
 	pidfd = (int)syscall(SYS_pidfd_open, t->tid, PIDFD_THREAD);
 	if (pidfd < 0) {
-		target_mem_unref(mem);
+		mem = target_mem_unref(mem);
 		return;
 	}
 	if (unotify_id_valid(l, req->id) < 0) {
 		pidfd = safe_close(pidfd);
-		target_mem_unref(mem);
+		mem = target_mem_unref(mem);
 		return;
 	}
 	t->mem = mem;
