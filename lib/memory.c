@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdatomic.h>
@@ -111,19 +110,19 @@ int unotify_mem_read(unotify_listener *l, const struct seccomp_notif *req, uint6
 
 struct target_mem *target_mem_open(pid_t tid)
 {
-	struct target_mem *m = calloc(1, sizeof(*m));
 	int procfd = target_proc_fd();
+	struct target_mem *m;
 	char name[32];
 
+	if (procfd < 0) {
+		errno = -procfd;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	atomic_init(&m->refs, 1);
 	m->mem = m->maps = -1;
-	if (procfd < 0) {
-		free(m);
-		errno = -procfd;
-		return NULL;
-	}
 	snprintf(name, sizeof(name), "%d/mem", (int)tid);
 	m->mem = openat(procfd, name, O_WRONLY | O_CLOEXEC);
 	snprintf(name, sizeof(name), "%d/maps", (int)tid);

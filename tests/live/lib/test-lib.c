@@ -436,7 +436,7 @@ static int child_reused(pid_t parent)
 /*
  * Another process with the number tid (clone3's set_tid: as if the number
  * came round again), the same page mapped at REUSE_ADDR holding the canary.
- * 0 and its pid, or -errno (EPERM: not allowed to choose; EEXIST: taken).
+ * Its pid, or -errno (EPERM: not allowed to choose; EEXIST: taken).
  */
 static pid_t reuse_start(pid_t tid)
 {
