@@ -32,8 +32,9 @@
  * receiver while it decides: once that is seen (pool_should_spread), a
  * costly call (a decided open, not a getppid) gives the role away before
  * it is decided, so the next call is decided on another CPU meanwhile, at
- * most one such worker per CPU. The reply still comes from the thread the
- * kernel woke on the target's CPU.
+ * most one such worker per CPU, and only while the threads it wakes find
+ * a CPU free (a spread that waits for one costs more than it saves). The
+ * reply still comes from the thread the kernel woke on the target's CPU.
  *
  * A worker whose call went away (the target was killed) is interrupted (so
  * is the receiver inside a wait it announced, when no thread was spare):
@@ -74,6 +75,8 @@
 #define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
 #define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
 #define POOL_SPREAD_CALLS 16       /* spreading lasts this many calls after the last sign */
+#define POOL_SPREAD_TURNS 32       /* two threads this long in turns: they only call */
+#define POOL_SPREAD_QUIET_NS (50ULL * 1000 * 1000) /* no spreading after a slow wake-up */
 #define POOL_STACK (256 * 1024)     /* a decision's, as unotifyd's connection threads have */
 #define POOL_WATCH_STACK (64 * 1024)
 #define POOL_ERESTARTSYS 512 /* the kernel's, never seen by a program that has its signal */
@@ -123,8 +126,11 @@ struct pool {
 	/* Spreading calls over CPUs (pool_should_spread): the role holder's, but for cost. */
 	unsigned int cpus;        /* CPUs we may run on */
 	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
-	_Atomic uint32_t last_pid;
+	_Atomic uint32_t queued_pid[2]; /* the last two calls found waiting, in a row */
+	atomic_uint turns;        /* calls found waiting in a row, each of another thread */
 	atomic_uint spread;
+	uint64_t spread_woken;    /* when a spread gave the role away (under the lock) */
+	_Atomic uint64_t quiet_until; /* no spreading before: a spread's wake-up was slow */
 	_Atomic uint32_t cost[POOL_NR_MAX];
 	pthread_t watchdog;
 	struct pool_thread threads[];
@@ -473,6 +479,30 @@ static void pool_kick(struct pool *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+static uint64_t pool_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The thread a spread woke runs (pool_spread): when that took longer than
+ * a decision worth spreading (POOL_SPREAD_NS), the CPU it ran on was not
+ * free (a halted vCPU to wake, or another compiler to preempt), and the
+ * spread cost more than it could save: none for POOL_SPREAD_QUIET_NS.
+ */
+static void pool_spread_woken_locked(struct pool *p)
+{
+	uint64_t now = pool_now_ns();
+
+	if (now - p->spread_woken > POOL_SPREAD_NS)
+		atomic_store_explicit(&p->quiet_until, now + POOL_SPREAD_QUIET_NS,
+				      memory_order_relaxed);
+	p->spread_woken = 0;
+}
+
 /* Waits for the role; false at the end. */
 static bool pool_wait_role(struct pool_thread *t)
 {
@@ -483,6 +513,8 @@ static bool pool_wait_role(struct pool_thread *t)
 	while (!atomic_load(&p->done) && t->role != POOL_RECEIVER)
 		pthread_cond_wait(&p->parked, &p->lock);
 	r = !atomic_load(&p->done);
+	if (p->spread_woken)
+		pool_spread_woken_locked(p);
 	pthread_mutex_unlock(&p->lock);
 	return r;
 }
@@ -504,14 +536,6 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 		pool_finish_locked(p, decided);
 	pthread_mutex_unlock(&p->lock);
 	return 1;
-}
-
-static uint64_t pool_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -539,30 +563,65 @@ static void pool_learn_cost(struct pool *p, const struct seccomp_notif *req, uin
 }
 
 /*
- * Several target threads calling at once (-jN): while the receiver decides
- * one, the others' calls queue behind it. Their sign: RECV returned at once
- * (a call was waiting, it did not sleep) with another thread's call than
- * the previous one. Then, for POOL_SPREAD_CALLS calls, a call whose
- * decision costs more than a wake-up (POOL_SPREAD_NS: a decided open, not
- * a getppid) gives the role to a parked thread before it is decided, so
- * that the next call is received, and decided, on another CPU meanwhile;
- * at most one such worker per CPU we may run on besides the receiver. A
- * single target thread, or cheap calls, never pay for it.
+ * The row of calls the receiver found waiting (RECV returned at once: it
+ * did not sleep), each of another target thread than the call before it.
+ * Its sign that the receiver alone keeps target threads waiting: three
+ * different threads in a row (at least two waited behind each decision),
+ * or two taking turns for POOL_SPREAD_TURNS calls (threads that only call,
+ * as a file scanner's do). Two compilers (make -j2) are not: their calls
+ * meet now and then, each waits for one decision at most, and the CPU a
+ * second decider would take runs the other compiler.
  */
-static bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_t waited)
+static bool pool_queue_sign(struct pool *p, uint32_t pid, bool queued)
 {
-	uint32_t last = atomic_load_explicit(&p->last_pid, memory_order_relaxed);
+	uint32_t one = atomic_load_explicit(&p->queued_pid[0], memory_order_relaxed);
+	uint32_t two = atomic_load_explicit(&p->queued_pid[1], memory_order_relaxed);
+	unsigned int turns = atomic_load_explicit(&p->turns, memory_order_relaxed);
+	bool sign = false;
+
+	if (!queued) {
+		one = two = 0; /* the receiver slept: the row ends */
+		turns = 0;
+	} else if (pid == one) {
+		two = 0; /* one thread twice: a single thread's calls never spread */
+		turns = 0;
+	} else {
+		turns++;
+		sign = (two != 0 && pid != two) || turns >= POOL_SPREAD_TURNS;
+		two = one;
+		one = pid;
+	}
+	atomic_store_explicit(&p->queued_pid[0], one, memory_order_relaxed);
+	atomic_store_explicit(&p->queued_pid[1], two, memory_order_relaxed);
+	atomic_store_explicit(&p->turns, turns, memory_order_relaxed);
+	return sign;
+}
+
+/*
+ * Several target threads calling at once (-jN): while the receiver decides
+ * one, the others' calls queue behind it. For POOL_SPREAD_CALLS calls after
+ * a sign of it (pool_queue_sign), a call whose decision costs more than a
+ * wake-up (POOL_SPREAD_NS: a decided open, not a getppid) gives the role to
+ * a parked thread before it is decided, so that the next call is received,
+ * and decided, on another CPU meanwhile; at most one such worker per CPU we
+ * may run on besides the receiver. Not while a recent spread's thread was
+ * slow to run (pool_spread_woken_locked): no CPU was free for it. A single
+ * target thread, or cheap calls, never pay for it.
+ */
+static bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_t got,
+			       uint64_t waited)
+{
 	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
 
-	atomic_store_explicit(&p->last_pid, req->pid, memory_order_relaxed);
 	if (p->cpus < 2)
 		return false;
-	if (waited < POOL_QUEUED_NS && req->pid != last)
+	if (pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS))
 		spread = POOL_SPREAD_CALLS;
 	else if (spread > 0)
 		spread--;
 	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
-	return spread > 0 && pool_cost(p, req) > POOL_SPREAD_NS;
+	return spread > 0 && pool_cost(p, req) > POOL_SPREAD_NS &&
+	       got >= atomic_load_explicit(&p->quiet_until, memory_order_relaxed);
 }
 
 static void pool_spread(struct pool_thread *t, uint64_t seq)
@@ -574,6 +633,7 @@ static void pool_spread(struct pool_thread *t, uint64_t seq)
 		if (pool_takeover_locked(p, seq, false)) {
 			t->spreading = true;
 			p->spreading++;
+			p->spread_woken = pool_now_ns();
 		} else {
 			pool_request_locked(p, 0); /* a spare for the next one */
 		}
@@ -667,7 +727,7 @@ static int pool_receive(struct pool_thread *t)
 		atomic_store(&p->busy, seq);
 		if (atomic_load(&p->watch_idle))
 			pool_kick(p);
-		if (pool_should_spread(p, t->req, got - before))
+		if (pool_should_spread(p, t->req, got, got - before))
 			pool_spread(t, seq);
 		r = pool_decide(t, &seq, got, &before);
 		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
