@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Several supervising threads on one listener, never more than one in RECV.
+ * Several supervising threads on one listener, one in RECV (two while
+ * target threads' calls keep meeting: pool_partner).
  *
  * The kernel wakes every thread blocked in RECV on a listener for each
  * notification (Linux 6.6+), on the target's CPU with the same-CPU hint:
- * two receivers cost a wake-up per call and the hint. So one thread holds
- * the receiver role at a time. It decides and answers each call inline, as
- * the single-threaded loop does, and the reply comes from the CPU the
- * target sleeps on. A call that blocks (a FIFO's open, a connect that is
- * not accepted, a slow file system) must not hold the calls of every other
- * thread of the sandbox behind it: the thread deciding it gives the role
- * away, becomes a worker that finishes that one call, and parks.
+ * two receivers cost a wake-up per call, worth it only while calls meet
+ * (pool_partner). So one thread holds the receiver role at a time. It
+ * decides and answers each call inline, as the single-threaded loop does,
+ * and the reply comes from the CPU the target sleeps on. A call that
+ * blocks (a FIFO's open, a connect that is not accepted, a slow file
+ * system) must not hold the calls of every other thread of the sandbox
+ * behind it: the thread deciding it gives the role away, becomes a worker
+ * that finishes that one call, and parks.
  *
  * The role is given away by the thread itself when the library knows a
  * call may wait (pool_may_block: a FIFO's open, a connect), or taken by the
@@ -34,7 +36,10 @@
  * it is decided, so the next call is decided on another CPU meanwhile, at
  * most one such worker per CPU, and only while the threads it wakes find
  * a CPU free (a spread that waits for one costs more than it saves). The
- * reply still comes from the thread the kernel woke on the target's CPU.
+ * first such worker then stays in RECV beside the receiver while calls
+ * keep meeting (pool_partner): two receivers, each woken by the kernel on
+ * the caller's CPU, rather than a hand-off per call. The reply still comes
+ * from the thread the kernel woke on the target's CPU.
  *
  * A worker whose call went away (the target was killed) is interrupted (so
  * is the receiver inside a wait it announced, when no thread was spare):
@@ -74,8 +79,9 @@
 #define POOL_NR_MAX 512
 #define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
 #define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
-#define POOL_SPREAD_CALLS 16       /* spreading lasts this many calls after the last sign */
+#define POOL_SPREAD_CALLS 64       /* spreading lasts this many calls after the last sign */
 #define POOL_SPREAD_TURNS 32       /* two threads this long in turns: they only call */
+#define POOL_PARTNERS 1            /* threads in RECV beside the receiver, while spreading */
 #define POOL_SPREAD_QUIET_NS (50ULL * 1000 * 1000) /* no spreading after a slow wake-up */
 #define POOL_STACK (256 * 1024)     /* a decision's, as unotifyd's connection threads have */
 #define POOL_WATCH_STACK (64 * 1024)
@@ -99,6 +105,8 @@ struct pool_thread {
 	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
 	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
 	bool spreading;           /* gave the role away to spread calls (under p->lock) */
+	bool partnering;          /* a worker receiving beside the receiver (idem, pool_partner) */
+	bool replying;            /* the partner replies: not to be interrupted (idem) */
 	bool waiting;             /* in a wait pool_may_block/pool_wait_begin announced (idem) */
 	bool interrupted;         /* sent UNOTIFY_INTERRUPT_SIGNAL in that wait (idem) */
 	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
@@ -126,6 +134,8 @@ struct pool {
 	/* Spreading calls over CPUs (pool_should_spread): the role holder's, but for cost. */
 	unsigned int cpus;        /* CPUs we may run on */
 	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
+	unsigned int partners;    /* workers receiving beside the receiver (idem) */
+	atomic_bool partner_busy; /* the partner decides a call */
 	_Atomic uint32_t queued_pid[2]; /* the last two calls found waiting, in a row */
 	atomic_uint turns;        /* calls found waiting in a row, each of another thread */
 	atomic_uint spread;
@@ -368,11 +378,16 @@ static void pool_check_workers_locked(struct pool *p)
 		struct pool_thread *t = &p->threads[i];
 		uint64_t id = atomic_load_explicit(&t->id, memory_order_relaxed);
 
-		if (atomic_load(&p->done) &&
-		    (t->role == POOL_WORKER || (t->role == POOL_RECEIVER && atomic_load(&p->busy) == 0))) {
+		if (t->replying) {
+			continue; /* checked at the next tick, its reply sent */
+		} else if (atomic_load(&p->done) &&
+			   (t->role == POOL_WORKER ||
+			    (t->role == POOL_RECEIVER && atomic_load(&p->busy) == 0))) {
 			pool_interrupt_locked(t);
 		} else if (t->role != POOL_WORKER && !(t->role == POOL_RECEIVER && t->waiting)) {
 			continue;
+		} else if (id == 0) {
+			continue; /* a partner between calls (pool_partner) */
 		} else if (unotify_id_valid(p->l, id) == -ENOENT) {
 			pool_interrupt_locked(t);
 		} else if (__atomic_load_n(&t->helper, __ATOMIC_RELAXED) <= 0 &&
@@ -385,10 +400,11 @@ static void pool_check_workers_locked(struct pool *p)
 	}
 }
 
+/* Workers deciding a call (a partner waiting for one is not). */
 static bool pool_has_workers_locked(struct pool *p)
 {
 	for (unsigned int i = 0; i < p->n; i++)
-		if (p->threads[i].role == POOL_WORKER)
+		if (p->threads[i].role == POOL_WORKER && atomic_load(&p->threads[i].id) != 0)
 			return true;
 	return false;
 }
@@ -519,15 +535,23 @@ static bool pool_wait_role(struct pool_thread *t)
 	return r;
 }
 
-/* A call decided after the role was given away: parked again, or the end. */
+/* A call decided after the role was given away: a partner next (2), parked, or the end. */
 static int pool_after_worker(struct pool_thread *t, int decided)
 {
 	struct pool *p = t->p;
 
 	pthread_mutex_lock(&p->lock);
+	pool_wait_done_locked(t);
+	if (t->spreading && p->partners < POOL_PARTNERS && decided != -ENOTRECOVERABLE &&
+	    !atomic_load(&p->done) && atomic_load_explicit(&p->spread, memory_order_relaxed) > 0) {
+		t->partnering = true;
+		p->partners++;
+		atomic_store(&t->id, 0);
+		pthread_mutex_unlock(&p->lock);
+		return 2;
+	}
 	if (t->role == POOL_WORKER)
 		t->role = POOL_PARKED;
-	pool_wait_done_locked(t);
 	if (t->spreading) {
 		t->spreading = false;
 		p->spreading--;
@@ -615,7 +639,7 @@ static bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, 
 
 	if (p->cpus < 2)
 		return false;
-	if (pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS))
+	if (pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS) || atomic_load(&p->partner_busy))
 		spread = POOL_SPREAD_CALLS;
 	else if (spread > 0)
 		spread--;
@@ -642,6 +666,28 @@ static void pool_spread(struct pool_thread *t, uint64_t seq)
 }
 
 /*
+ * A partner's reply, as the receiver's: not interrupted. A signal the
+ * watchdog sent before is taken first (pool_wait_done_locked), and none is
+ * sent while t->replying is set: both under the lock, which nobody else
+ * holds long, so no system call is added to the partner's calls.
+ */
+static uint64_t pool_partner_reply(struct pool_thread *t, struct unotify_verdict *v, uint64_t got)
+{
+	struct pool *p = t->p;
+	uint64_t done;
+
+	pthread_mutex_lock(&p->lock);
+	pool_wait_done_locked(t);
+	t->replying = true;
+	pthread_mutex_unlock(&p->lock);
+	done = supervise_reply(p->l, p->ops, t->req, v, got, false, true);
+	pthread_mutex_lock(&p->lock);
+	t->replying = false;
+	pthread_mutex_unlock(&p->lock);
+	return done;
+}
+
+/*
  * Never interrupted while it replies: an ADDFD with SEND interrupted by a
  * signal after the kernel marked the call replied, and before the target
  * took the fd, completes the target's call with 0 (seen: an open returning
@@ -657,10 +703,12 @@ static uint64_t pool_reply(struct pool_thread *t, uint64_t *seq, struct unotify_
 	uint64_t expected = *seq, done;
 	sigset_t set, saved;
 
-	if (atomic_compare_exchange_strong(&p->busy, &expected, *seq | POOL_REPLYING)) {
+	if (*seq != 0 && atomic_compare_exchange_strong(&p->busy, &expected, *seq | POOL_REPLYING)) {
 		*seq |= POOL_REPLYING;
 		return supervise_reply(p->l, p->ops, t->req, v, got, false, true);
 	}
+	if (t->partnering)
+		return pool_partner_reply(t, v, got);
 	/* A worker: checks that the call is still pending first, nothing is injected into one gone. */
 	sigemptyset(&set);
 	sigaddset(&set, UNOTIFY_INTERRUPT_SIGNAL);
@@ -696,7 +744,7 @@ static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got, uint6
 	return decided;
 }
 
-/* Holds the role until it gives it away (1) or the end (0). */
+/* Holds the role until it gives it away (1; 2: a partner next, pool_partner) or the end (0). */
 static int pool_receive(struct pool_thread *t)
 {
 	struct pool *p = t->p;
@@ -739,15 +787,84 @@ static int pool_receive(struct pool_thread *t)
 	}
 }
 
-/* Until the end: the role, calls, the role given away, parked, the role again. */
+/* A partner's call is over: a partner again, or parked (true) once spreading ends. */
+static bool pool_after_partner(struct pool_thread *t, int decided)
+{
+	struct pool *p = t->p;
+	bool over;
+
+	pthread_mutex_lock(&p->lock);
+	pool_wait_done_locked(t);
+	atomic_store(&t->id, 0);
+	over = atomic_load(&p->done) || decided == -ENOTRECOVERABLE ||
+	       atomic_load_explicit(&p->spread, memory_order_relaxed) == 0;
+	if (over) {
+		t->partnering = false;
+		p->partners--;
+		t->spreading = false;
+		p->spreading--;
+		if (t->role == POOL_WORKER)
+			t->role = POOL_PARKED;
+		if (decided == -ENOTRECOVERABLE)
+			pool_finish_locked(p, decided);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return over;
+}
+
+/*
+ * A worker that spread a call receives beside the receiver while spreading
+ * lasts: two threads in RECV, as two target threads calling at once need.
+ * The kernel wakes both for each call, on the caller's CPU (the same-CPU
+ * hint); one takes it, the other sleeps again there: a wake-up on that
+ * CPU, not a hand-off to another one per call. The watchdog checks its
+ * call as a worker's; between calls its id is 0, which the watchdog leaves
+ * be, and it replies as the receiver does, never interrupted
+ * (pool_partner_reply). A call it takes while the receiver decides one is a
+ * sign that it is needed; it parks after a call once no sign was seen for
+ * POOL_SPREAD_CALLS calls (pool_should_spread). A call that blocks holds
+ * the partner only: the receiver goes on receiving.
+ */
+static int pool_partner(struct pool_thread *t)
+{
+	struct pool *p = t->p;
+	int decided;
+
+	do {
+		uint64_t seq = 0, got, done;
+		int r = listener_recv_into(p->l, t->req);
+
+		decided = 0;
+		if (r < 0 && r != -EINTR && r != -ENOENT)
+			pool_finish(p, r == -EPIPE ? 0 : r);
+		if (r < 0)
+			continue;
+		got = pool_now_ns();
+		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
+		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
+		atomic_store(&t->id, t->req->id);
+		if (atomic_load(&p->busy) != 0)
+			atomic_store_explicit(&p->spread, POOL_SPREAD_CALLS, memory_order_relaxed);
+		atomic_store(&p->partner_busy, true);
+		decided = pool_decide(t, &seq, got, &done);
+		atomic_store(&p->partner_busy, false);
+	} while (!pool_after_partner(t, decided));
+	return 1;
+}
+
+/* Until the end: the role, calls, the role given away, a partner, parked, the role again. */
 static void pool_loop(struct pool_thread *t)
 {
 	struct pool *p = t->p;
+	int r;
 
 	pool_self = t;
 	pool_unblock_signal();
-	while (pool_wait_role(t) && pool_receive(t) == 1)
-		;
+	do {
+		r = pool_wait_role(t) ? pool_receive(t) : 0;
+		if (r == 2)
+			r = pool_partner(t);
+	} while (r == 1);
 	pthread_mutex_lock(&p->lock);
 	t->role = POOL_GONE;
 	if (p->receiver == t)

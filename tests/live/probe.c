@@ -94,6 +94,9 @@ static void probe_usage(void)
 	      "  threads N PATH [ITER [PPID [DENIED]]]\n"
 	      "                             N threads open+read PATH (and getppid == PPID, DENIED\n"
 	      "                             fails with EACCES) ITER times: prints ok N\n"
+	      "  threads-own N DIR ITER     N threads open DIR/fI, readlink DIR/lI, stat DIR/fI\n"
+	      "                             and open DIR/denied (EACCES), each checking its own\n"
+	      "                             answers, ITER times: prints ok N\n"
 	      "  race ALLOWED DENIED ITER [wronly]\n"
 	      "                             open a path buffer flipped by another thread\n"
 	      "  exec PATH [ARG...]         execv(PATH, [PATH, ARG...]): err NAME if it fails\n"
@@ -777,6 +780,7 @@ static const struct probe_cmd *const probe_tables[] = {
 	probe_fs_cmds,
 	probe_net_cmds,
 	probe_race_cmds,
+	probe_threads_cmds,
 	probe_xattr_cmds,
 };
 

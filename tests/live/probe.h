@@ -2,8 +2,10 @@
 /*
  * The probe's pieces (probe.c: main and the v1 commands; probe-fs.c: file
  * calls; probe-xattr.c: xattr reads, file_getattr; probe-net.c: socket
- * calls; probe-race.c: races against the supervisor's memory reads). Every command prints one machine-readable
- * line per result ("ok ...", "err ENAME", "ret=N").
+ * calls; probe-race.c: races against the supervisor's memory reads;
+ * probe-threads.c: threads whose answers are each their own). Every
+ * command prints one machine-readable line per result ("ok ...",
+ * "err ENAME", "ret=N").
  */
 #ifndef UNOTIFY_PROBE_H
 #define UNOTIFY_PROBE_H
@@ -38,6 +40,7 @@ bool probe_has(int argc, char **argv, const char *word);
 extern const struct probe_cmd probe_fs_cmds[];
 extern const struct probe_cmd probe_net_cmds[];
 extern const struct probe_cmd probe_race_cmds[];
+extern const struct probe_cmd probe_threads_cmds[];
 extern const struct probe_cmd probe_xattr_cmds[];
 
 #endif

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A multi-threaded program whose threads all make notified calls at once
 # (path-decided opens, allowed and denied, and getppid answered with 42):
-# every call of every thread gets its own, correct answer.
+# every call of every thread gets its own, correct answer. Then threads
+# whose answers differ (each its own file, link and inode): with several
+# supervising threads answering at once (the pool's partner receiver), no
+# fd, link text, stat or verdict may reach another thread.
 . "${top_srcdir:-.}/tests/live/lib.sh"
 setup_tmp
 
@@ -31,5 +34,36 @@ expect_out "32 threads, every answer right" "ok 32"
 say "== the same without the same-CPU hand-off"
 urun --no-sync --policy "$T/threads.policy" -- "$PROBE" threads 8 "$T/data" 300 42 "$T/secret"
 expect_out "8 threads, --no-sync" "ok 8"
+
+# own_dir DIR N: DIR/fI reads "fI", DIR/lI is a link to "tI", DIR/denied is readable.
+own_dir() {
+	mkdir -p "$1"
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		echo "f$i" >"$1/f$i"
+		ln -sfn "t$i" "$1/l$i"
+		i=$((i + 1))
+	done
+	echo secret >"$1/denied"
+}
+own_dir "$T/own" 8
+cat >"$T/own.policy" <<EOF
+deny openat path=$T/own/denied EACCES
+deny newfstatat statx readlink readlinkat path=$T/own/never EACCES
+default allow
+EOF
+
+say "== sanity: the probe fails when an answer is wrong"
+out=$("$PROBE" threads-own 8 "$T/own" 5 2>&1)
+case $out in *fail*) ;; *) fail "unsupervised run should fail (denied readable): $out" ;; esac
+say "ok: unsupervised: $(printf '%s' "$out" | tail -1)"
+
+say "== 8 threads x 400 iterations, each answer its own thread's"
+urun --policy "$T/own.policy" -- "$PROBE" threads-own 8 "$T/own" 400
+expect_out "8 threads, opens, links, stats and refusals each their own" "ok 8"
+
+say "== 2 threads x 2000 iterations"
+urun --policy "$T/own.policy" -- "$PROBE" threads-own 2 "$T/own" 2000
+expect_out "2 threads, each answer its own" "ok 2"
 
 say "PASS: threads"

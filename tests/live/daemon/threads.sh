@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A threaded program under unotifyd: 8 threads, then 2, all calling at once,
+# each with answers of its own (its file, its link's text, its inode, and
+# a refused open). The daemon's pool answers them with several threads
+# (the partner receiver while calls keep meeting): no fd, link text, stat
+# or verdict may reach another thread, nothing may hang.
+
+. "$top_srcdir/tests/live/daemon-lib.sh"
+setup_tmp
+
+mkdir "$T/own"
+i=0
+while [ "$i" -lt 8 ]; do
+	echo "f$i" >"$T/own/f$i"
+	ln -s "t$i" "$T/own/l$i"
+	i=$((i + 1))
+done
+echo secret >"$T/own/denied"
+policy own "default allow
+deny openat path=$T/own/denied EACCES
+deny newfstatat statx readlink readlinkat path=$T/own/never EACCES"
+start_daemon
+
+for n in 8 2; do
+	capture "threads-own $n" "$UNOTIFY" run --daemon --socket "$SOCK" --policy-name own -- \
+		"$PROBE" threads-own "$n" "$T/own" 1000
+	[ "$RC" = 0 ] || { printf '%s\n' "$ERR" | head; fail "threads-own $n: exit $RC"; }
+	expect_out "$n threads under unotifyd, each answer its own thread's" "ok $n"
+done
+
+say "PASS: daemon threads"
