@@ -30,8 +30,9 @@ struct target_fid {
 /*
  * One seccomp notification fd. unotify_listener_recv() uses the listener's
  * buffer; the pool's threads have their own (pool.c), and one receives at a
- * time (the kernel wakes every blocked receiver, Linux 6.6+); replies,
- * ID_VALID and memory access may come from any thread.
+ * time, two while calls keep meeting (the kernel wakes every blocked
+ * receiver, Linux 6.6+); replies, ID_VALID and memory access may come from
+ * any thread.
  */
 struct unotify_listener {
 	int fd;                          /* the seccomp notify fd, owned (closed by _free) */

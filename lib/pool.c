@@ -50,8 +50,9 @@
  * handle (held by WAIT_KILLABLE_RECV) is interrupted too, and answers
  * ERESTARTSYS: the kernel restarts the call or fails it with EINTR, as for
  * its own. A worker never replies without first checking that its
- * notification is still valid, and no reply is ever interrupted
- * (pool_reply says why).
+ * notification is still valid (the partner, which receives its calls as
+ * the receiver does, replies as the receiver does), and no reply is ever
+ * interrupted (pool_reply says why).
  */
 #include "config.h"
 
@@ -135,7 +136,8 @@ struct pool {
 	unsigned int cpus;        /* CPUs we may run on */
 	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
 	unsigned int partners;    /* workers receiving beside the receiver (idem) */
-	atomic_bool partner_busy; /* the partner decides a call */
+	atomic_bool partner_busy; /* the partner decides a call (not yet replying) */
+	_Atomic uint64_t partner_seq; /* the partner's calls, counted for the watchdog */
 	_Atomic uint32_t queued_pid[2]; /* the last two calls found waiting, in a row */
 	atomic_uint turns;        /* calls found waiting in a row, each of another thread */
 	atomic_uint spread;
@@ -434,7 +436,7 @@ static void pool_sleep_locked(struct pool *p, uint64_t ns)
 static void *pool_watch_main(void *arg)
 {
 	struct pool *p = arg;
-	uint64_t last = 0, last_seq = 0, period = POOL_TICK_NS;
+	uint64_t last = 0, last_seq = 0, last_partner = 0, period = POOL_TICK_NS;
 
 	/* A clean fs context of our own, which the threads we start copy (pool_spare_locked). */
 	int r = unshare(CLONE_FS) < 0 ? negative_errno() : 0;
@@ -445,7 +447,9 @@ static void *pool_watch_main(void *arg)
 	while (r == 0 && !p->watch_stop) {
 		uint64_t v = atomic_load(&p->busy);
 		uint64_t seq = atomic_load_explicit(&p->seq, memory_order_relaxed);
-		bool active = v != 0 || seq != last_seq || atomic_load(&p->done);
+		uint64_t partner = atomic_load_explicit(&p->partner_seq, memory_order_relaxed);
+		bool active = v != 0 || seq != last_seq || partner != last_partner ||
+			      atomic_load(&p->done);
 
 		/* Asked for by a thread about to wait (pool_may_block) or to spread. */
 		if (p->want_spare)
@@ -459,6 +463,7 @@ static void *pool_watch_main(void *arg)
 			v = 0;
 		last = v;
 		last_seq = seq;
+		last_partner = partner;
 		pool_check_workers_locked(p);
 		if (active)
 			period = POOL_TICK_NS;
@@ -483,7 +488,8 @@ static void *pool_watch_main(void *arg)
 /*
  * A call arrived while the watchdog sleeps long (no call for a tick): back
  * to its tick, so that this call, should it block, is taken over in time.
- * The call is in p->busy already: the watchdog counts it as its first.
+ * The call is in p->busy already (a partner's in p->partner_seq): the
+ * watchdog counts it as its first.
  */
 static void pool_kick(struct pool *p)
 {
@@ -624,9 +630,10 @@ static bool pool_queue_sign(struct pool *p, uint32_t pid, bool queued)
 /*
  * Several target threads calling at once (-jN): while the receiver decides
  * one, the others' calls queue behind it. For POOL_SPREAD_CALLS calls after
- * a sign of it (pool_queue_sign), a call whose decision costs more than a
- * wake-up (POOL_SPREAD_NS: a decided open, not a getppid) gives the role to
- * a parked thread before it is decided, so that the next call is received,
+ * a sign of it (pool_queue_sign, or the partner deciding a call meanwhile:
+ * pool_partner), a call whose decision costs more than a wake-up
+ * (POOL_SPREAD_NS: a decided open, not a getppid) gives the role to a
+ * parked thread before it is decided, so that the next call is received,
  * and decided, on another CPU meanwhile; at most one such worker per CPU we
  * may run on besides the receiver. Not while a recent spread's thread was
  * slow to run (pool_spread_woken_locked): no CPU was free for it. A single
@@ -676,6 +683,7 @@ static uint64_t pool_partner_reply(struct pool_thread *t, struct unotify_verdict
 	struct pool *p = t->p;
 	uint64_t done;
 
+	atomic_store(&p->partner_busy, false); /* a call now may be this target's next */
 	pthread_mutex_lock(&p->lock);
 	pool_wait_done_locked(t);
 	t->replying = true;
@@ -796,8 +804,9 @@ static bool pool_after_partner(struct pool_thread *t, int decided)
 	pthread_mutex_lock(&p->lock);
 	pool_wait_done_locked(t);
 	atomic_store(&t->id, 0);
-	over = atomic_load(&p->done) || decided == -ENOTRECOVERABLE ||
-	       atomic_load_explicit(&p->spread, memory_order_relaxed) == 0;
+	if (decided == -ENOTRECOVERABLE || (p->stop && *p->stop))
+		pool_finish_locked(p, decided == -ENOTRECOVERABLE ? decided : 0);
+	over = atomic_load(&p->done) || atomic_load_explicit(&p->spread, memory_order_relaxed) == 0;
 	if (over) {
 		t->partnering = false;
 		p->partners--;
@@ -805,11 +814,27 @@ static bool pool_after_partner(struct pool_thread *t, int decided)
 		p->spreading--;
 		if (t->role == POOL_WORKER)
 			t->role = POOL_PARKED;
-		if (decided == -ENOTRECOVERABLE)
-			pool_finish_locked(p, decided);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return over;
+}
+
+/*
+ * A call the partner took while the receiver decides one (not yet
+ * replying: its target's next call cannot come before the reply) is
+ * another target thread's: calls still meet, spreading goes on. Without
+ * it, one call less of spreading, as for the receiver's calls.
+ */
+static void pool_partner_sign(struct pool *p)
+{
+	uint64_t busy = atomic_load(&p->busy);
+	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
+
+	if (busy != 0 && !(busy & POOL_REPLYING))
+		spread = POOL_SPREAD_CALLS;
+	else if (spread > 0)
+		spread--;
+	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
 }
 
 /*
@@ -821,9 +846,10 @@ static bool pool_after_partner(struct pool_thread *t, int decided)
  * call as a worker's; between calls its id is 0, which the watchdog leaves
  * be, and it replies as the receiver does, never interrupted
  * (pool_partner_reply). A call it takes while the receiver decides one is a
- * sign that it is needed; it parks after a call once no sign was seen for
- * POOL_SPREAD_CALLS calls (pool_should_spread). A call that blocks holds
- * the partner only: the receiver goes on receiving.
+ * sign that it is needed (pool_partner_sign), and so is one the receiver
+ * takes while it decides (pool_should_spread); it parks after a call once
+ * the calls of both showed none for POOL_SPREAD_CALLS calls. A call that
+ * blocks holds the partner only: the receiver goes on receiving.
  */
 static int pool_partner(struct pool_thread *t)
 {
@@ -843,8 +869,10 @@ static int pool_partner(struct pool_thread *t)
 		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
 		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
 		atomic_store(&t->id, t->req->id);
-		if (atomic_load(&p->busy) != 0)
-			atomic_store_explicit(&p->spread, POOL_SPREAD_CALLS, memory_order_relaxed);
+		atomic_fetch_add_explicit(&p->partner_seq, 1, memory_order_relaxed);
+		if (atomic_load(&p->watch_idle))
+			pool_kick(p); /* the watchdog then checks its call as a worker's */
+		pool_partner_sign(p);
 		atomic_store(&p->partner_busy, true);
 		decided = pool_decide(t, &seq, got, &done);
 		atomic_store(&p->partner_busy, false);
