@@ -58,6 +58,15 @@ out=$("$PROBE" threads-own 8 "$T/own" 5 2>&1)
 case $out in *fail*) ;; *) fail "unsupervised run should fail (denied readable): $out" ;; esac
 say "ok: unsupervised: $(printf '%s' "$out" | tail -1)"
 
+say "== sanity: a thread given another's file or link text is caught"
+own_dir "$T/swapped" 2
+echo f1 >"$T/swapped/f0"
+ln -sfn t0 "$T/swapped/l1"
+sed "s|$T/own/|$T/swapped/|" "$T/own.policy" >"$T/swapped.policy"
+urun --policy "$T/swapped.policy" -- "$PROBE" threads-own 2 "$T/swapped" 3
+expect_out "the probe reports the other thread's answers" "fail 6 of 6"
+expect_grep "it names the wrong answer" "$ERR" "thread [01]: (open read: f1|readlink: t0)"
+
 say "== 8 threads x 400 iterations, each answer its own thread's"
 urun --policy "$T/own.policy" -- "$PROBE" threads-own 8 "$T/own" 400
 expect_out "8 threads, opens, links, stats and refusals each their own" "ok 8"
