@@ -31,15 +31,16 @@
  * whether the sandbox was busy or idle.
  *
  * Several target threads calling at once (make -jN) queue behind the
- * receiver while it decides: once that is seen (pool_should_spread), a
- * costly call (a decided open, not a getppid) gives the role away before
- * it is decided, so the next call is decided on another CPU meanwhile, at
- * most one such worker per CPU, and only while the threads it wakes find
- * a CPU free (a spread that waits for one costs more than it saves). The
- * first such worker then stays in RECV beside the receiver while calls
- * keep meeting (pool_partner): two receivers, each woken by the kernel on
- * the caller's CPU, rather than a hand-off per call. The reply still comes
- * from the thread the kernel woke on the target's CPU.
+ * receiver while it decides: once that is seen (lib/pool-spread.c,
+ * pool_should_spread), a costly call (a decided open, not a getppid) gives
+ * the role away before it is decided, so the next call is decided on
+ * another CPU meanwhile, at most one such worker per CPU, and only while
+ * the threads it wakes find a CPU free (a spread that waits for one costs
+ * more than it saves). The first such worker then stays in RECV beside the
+ * receiver while calls keep meeting (pool_partner): two receivers, each
+ * woken by the kernel on the caller's CPU, rather than a hand-off per
+ * call. The reply still comes from the thread the kernel woke on the
+ * target's CPU.
  *
  * A worker whose call went away (the target was killed) is interrupted (so
  * is the receiver inside a wait it announced, when no thread was spare):
@@ -69,6 +70,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "pool.h"
 #include "target.h"
 #include "util.h"
 
@@ -77,76 +79,9 @@
 #define POOL_IDLE_MAX_NS (1000ULL * 1000 * 1000)
 #define POOL_WORKER_MAX_NS (128ULL * 1000 * 1000) /* while a worker waits: its call checked */
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define POOL_NR_MAX 512
-#define POOL_QUEUED_NS 2000        /* RECV returned this fast: the call was already waiting */
-#define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
-#define POOL_SPREAD_CALLS 64       /* spreading lasts this many calls after the last sign */
-#define POOL_SPREAD_TURNS 32       /* two threads this long in turns: they only call */
-#define POOL_PARTNERS 1            /* threads in RECV beside the receiver, while spreading */
-#define POOL_SPREAD_QUIET_NS (50ULL * 1000 * 1000) /* no spreading after a slow wake-up */
 #define POOL_STACK (256 * 1024)     /* a decision's, as unotifyd's connection threads have */
 #define POOL_WATCH_STACK (64 * 1024)
 #define POOL_ERESTARTSYS 512 /* the kernel's, never seen by a program that has its signal */
-#define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */
-
-enum pool_role {
-	POOL_PARKED,   /* waits for the role (or the end) */
-	POOL_RECEIVER, /* holds the role: in RECV, or deciding a call inline */
-	POOL_WORKER,   /* deciding a call it gave the role away for */
-	POOL_GONE,     /* returned */
-};
-
-struct pool_thread {
-	struct pool *p;
-	pthread_t thread;
-	bool started;             /* one of ours (joined at the end), not the caller's */
-	enum pool_role role;      /* under p->lock */
-	struct seccomp_notif *req;
-	_Atomic uint64_t id;      /* the call being decided, set before p->busy */
-	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
-	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
-	bool spreading;           /* gave the role away to spread calls (under p->lock) */
-	bool partnering;          /* a worker receiving beside the receiver (idem, pool_partner) */
-	bool replying;            /* the partner replies: not to be interrupted (idem) */
-	bool waiting;             /* in a wait pool_may_block/pool_wait_begin announced (idem) */
-	bool interrupted;         /* sent UNOTIFY_INTERRUPT_SIGNAL in that wait (idem) */
-	int helper;               /* the child it waits on, written by clone (CLONE_PARENT_SETTID) */
-};
-
-struct pool {
-	unotify_listener *l;
-	const struct unotify_loop_ops *ops;
-	const volatile bool *stop;
-	pthread_mutex_t lock;
-	pthread_cond_t parked;    /* a parked thread was given the role, or the end */
-	pthread_cond_t watch;     /* the watchdog's sleep */
-	pthread_cond_t gone;      /* a thread returned */
-	_Atomic uint64_t busy;    /* the receiver's call number while it decides, else 0 */
-	_Atomic uint64_t seq;     /* call numbers, written by the role holder only */
-	int watch_ready;          /* 1 once the watchdog runs, -errno if it cannot */
-	atomic_bool watch_idle;   /* the watchdog sleeps longer than a tick: kick it */
-	bool want_spare;          /* asked of the watchdog: a parked thread */
-	uint64_t want;            /* asked of the watchdog: take the role from this call */
-	atomic_bool done;         /* written under the lock, read by receivers without */
-	bool watch_stop;
-	int error;
-	struct pool_thread *receiver;
-	unsigned int n, max;
-	/* Spreading calls over CPUs (pool_should_spread): the role holder's, but for cost. */
-	unsigned int cpus;        /* CPUs we may run on */
-	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
-	unsigned int partners;    /* workers receiving beside the receiver (idem) */
-	atomic_bool partner_busy; /* the partner decides a call (not yet replying) */
-	_Atomic uint64_t partner_seq; /* the partner's calls, counted for the watchdog */
-	_Atomic uint32_t queued_pid[2]; /* the last two calls found waiting, in a row */
-	atomic_uint turns;        /* calls found waiting in a row, each of another thread */
-	atomic_uint spread;
-	uint64_t spread_woken;    /* when a spread gave the role away (under the lock) */
-	_Atomic uint64_t quiet_until; /* no spreading before: a spread's wake-up was slow */
-	_Atomic uint32_t cost[POOL_NR_MAX];
-	pthread_t watchdog;
-	struct pool_thread threads[];
-};
 
 static __thread struct pool_thread *pool_self;
 
@@ -174,7 +109,7 @@ static void pool_unblock_signal(void)
 }
 
 /* The first error ends it; 0 is an ordinary end (no task uses the filter, or *stop). */
-static void pool_finish_locked(struct pool *p, int err)
+void pool_finish_locked(struct pool *p, int err)
 {
 	if (!atomic_load(&p->done))
 		p->error = err;
@@ -183,7 +118,7 @@ static void pool_finish_locked(struct pool *p, int err)
 	pthread_cond_signal(&p->watch);
 }
 
-static void pool_finish(struct pool *p, int err)
+void pool_finish(struct pool *p, int err)
 {
 	pthread_mutex_lock(&p->lock);
 	pool_finish_locked(p, err);
@@ -235,7 +170,7 @@ static struct pool_thread *pool_spare_locked(struct pool *p, bool create)
  * thread. False when v is over (the exchange fails) or no thread is spare:
  * the calls then wait for this one, as with a single thread.
  */
-static bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
+bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
 {
 	struct pool_thread *next, *old = p->receiver;
 	uint64_t expected = v;
@@ -255,7 +190,7 @@ static bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
 }
 
 /* No parked thread: the watchdog makes one (and takes the role from call v, if not 0). */
-static void pool_request_locked(struct pool *p, uint64_t v)
+void pool_request_locked(struct pool *p, uint64_t v)
 {
 	p->want_spare = true;
 	if (v)
@@ -270,7 +205,7 @@ static void pool_request_locked(struct pool *p, uint64_t v)
  * a later system call of this thread, least of all the reply (an ADDFD with
  * SEND interrupted completes the target's call with 0).
  */
-static void pool_wait_done_locked(struct pool_thread *t)
+void pool_wait_done_locked(struct pool_thread *t)
 {
 	static const struct timespec now = { 0, 0 };
 	sigset_t set, saved;
@@ -491,7 +426,7 @@ static void *pool_watch_main(void *arg)
  * The call is in p->busy already (a partner's in p->partner_seq): the
  * watchdog counts it as its first.
  */
-static void pool_kick(struct pool *p)
+void pool_kick(struct pool *p)
 {
 	pthread_mutex_lock(&p->lock);
 	if (atomic_load_explicit(&p->watch_idle, memory_order_relaxed)) {
@@ -499,30 +434,6 @@ static void pool_kick(struct pool *p)
 		pthread_cond_signal(&p->watch);
 	}
 	pthread_mutex_unlock(&p->lock);
-}
-
-static uint64_t pool_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * The thread a spread woke runs (pool_spread): when that took longer than
- * a decision worth spreading (POOL_SPREAD_NS), the CPU it ran on was not
- * free (a halted vCPU to wake, or another compiler to preempt), and the
- * spread cost more than it could save: none for POOL_SPREAD_QUIET_NS.
- */
-static void pool_spread_woken_locked(struct pool *p)
-{
-	uint64_t now = pool_now_ns();
-
-	if (now - p->spread_woken > POOL_SPREAD_NS)
-		atomic_store_explicit(&p->quiet_until, now + POOL_SPREAD_QUIET_NS,
-				      memory_order_relaxed);
-	p->spread_woken = 0;
 }
 
 /* Waits for the role; false at the end. */
@@ -569,133 +480,6 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 }
 
 /*
- * What a decision of each system call costs, learnt (a moving average of
- * the time from receive to verdict, 1/8 per call). Written by whichever
- * thread decided; relaxed, a lost update only slows the learning.
- */
-static uint32_t pool_cost(struct pool *p, const struct seccomp_notif *req)
-{
-	uint32_t nr = (uint32_t)req->data.nr;
-
-	return nr < POOL_NR_MAX ? atomic_load_explicit(&p->cost[nr], memory_order_relaxed) : 0;
-}
-
-static void pool_learn_cost(struct pool *p, const struct seccomp_notif *req, uint64_t ns)
-{
-	uint32_t nr = (uint32_t)req->data.nr, old;
-
-	if (nr >= POOL_NR_MAX)
-		return;
-	if (ns > UINT32_MAX)
-		ns = UINT32_MAX;
-	old = atomic_load_explicit(&p->cost[nr], memory_order_relaxed);
-	atomic_store_explicit(&p->cost[nr], old - old / 8 + (uint32_t)ns / 8, memory_order_relaxed);
-}
-
-/*
- * The row of calls the receiver found waiting (RECV returned at once: it
- * did not sleep), each of another target thread than the call before it.
- * Its sign that the receiver alone keeps target threads waiting: three
- * different threads in a row (at least two waited behind each decision),
- * or two taking turns for POOL_SPREAD_TURNS calls (threads that only call,
- * as a file scanner's do). Two compilers (make -j2) are not: their calls
- * meet now and then, each waits for one decision at most, and the CPU a
- * second decider would take runs the other compiler.
- */
-static bool pool_queue_sign(struct pool *p, uint32_t pid, bool queued)
-{
-	uint32_t one = atomic_load_explicit(&p->queued_pid[0], memory_order_relaxed);
-	uint32_t two = atomic_load_explicit(&p->queued_pid[1], memory_order_relaxed);
-	unsigned int turns = atomic_load_explicit(&p->turns, memory_order_relaxed);
-	bool sign = false;
-
-	if (!queued) {
-		one = two = 0; /* the receiver slept: the row ends */
-		turns = 0;
-	} else if (pid == one) {
-		two = 0; /* one thread twice: a single thread's calls never spread */
-		turns = 0;
-	} else {
-		turns++;
-		sign = (two != 0 && pid != two) || turns >= POOL_SPREAD_TURNS;
-		two = one;
-		one = pid;
-	}
-	atomic_store_explicit(&p->queued_pid[0], one, memory_order_relaxed);
-	atomic_store_explicit(&p->queued_pid[1], two, memory_order_relaxed);
-	atomic_store_explicit(&p->turns, turns, memory_order_relaxed);
-	return sign;
-}
-
-/*
- * Several target threads calling at once (-jN): while the receiver decides
- * one, the others' calls queue behind it. For POOL_SPREAD_CALLS calls after
- * a sign of it (pool_queue_sign, or the partner deciding a call meanwhile:
- * pool_partner), a call whose decision costs more than a wake-up
- * (POOL_SPREAD_NS: a decided open, not a getppid) gives the role to a
- * parked thread before it is decided, so that the next call is received,
- * and decided, on another CPU meanwhile; at most one such worker per CPU we
- * may run on besides the receiver. Not while a recent spread's thread was
- * slow to run (pool_spread_woken_locked): no CPU was free for it. A single
- * target thread, or cheap calls, never pay for it.
- */
-static bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_t got,
-			       uint64_t waited)
-{
-	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
-
-	if (p->cpus < 2)
-		return false;
-	if (pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS) || atomic_load(&p->partner_busy))
-		spread = POOL_SPREAD_CALLS;
-	else if (spread > 0)
-		spread--;
-	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
-	return spread > 0 && pool_cost(p, req) > POOL_SPREAD_NS &&
-	       got >= atomic_load_explicit(&p->quiet_until, memory_order_relaxed);
-}
-
-static void pool_spread(struct pool_thread *t, uint64_t seq)
-{
-	struct pool *p = t->p;
-
-	pthread_mutex_lock(&p->lock);
-	if (p->spreading + 1 < p->cpus && p->receiver == t && t->role == POOL_RECEIVER) {
-		if (pool_takeover_locked(p, seq, false)) {
-			t->spreading = true;
-			p->spreading++;
-			p->spread_woken = pool_now_ns();
-		} else {
-			pool_request_locked(p, 0); /* a spare for the next one */
-		}
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-/*
- * A partner's reply, as the receiver's: not interrupted. A signal the
- * watchdog sent before is taken first (pool_wait_done_locked), and none is
- * sent while t->replying is set: both under the lock, which nobody else
- * holds long, so no system call is added to the partner's calls.
- */
-static uint64_t pool_partner_reply(struct pool_thread *t, struct unotify_verdict *v, uint64_t got)
-{
-	struct pool *p = t->p;
-	uint64_t done;
-
-	atomic_store(&p->partner_busy, false); /* a call now may be this target's next */
-	pthread_mutex_lock(&p->lock);
-	pool_wait_done_locked(t);
-	t->replying = true;
-	pthread_mutex_unlock(&p->lock);
-	done = supervise_reply(p->l, p->ops, t->req, v, got, false, true);
-	pthread_mutex_lock(&p->lock);
-	t->replying = false;
-	pthread_mutex_unlock(&p->lock);
-	return done;
-}
-
-/*
  * Never interrupted while it replies: an ADDFD with SEND interrupted by a
  * signal after the kernel marked the call replied, and before the target
  * took the fd, completes the target's call with 0 (seen: an open returning
@@ -734,7 +518,7 @@ static uint64_t pool_reply(struct pool_thread *t, uint64_t *seq, struct unotify_
  * (with its reply: well under what POOL_SPREAD_NS tells apart) and, for
  * the receiver, the start of its next RECV.
  */
-static int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got, uint64_t *ret_done)
+int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got, uint64_t *ret_done)
 {
 	struct pool *p = t->p;
 	struct unotify_verdict v;
@@ -793,91 +577,6 @@ static int pool_receive(struct pool_thread *t)
 			return 0;
 		}
 	}
-}
-
-/* A partner's call is over: a partner again, or parked (true) once spreading ends. */
-static bool pool_after_partner(struct pool_thread *t, int decided)
-{
-	struct pool *p = t->p;
-	bool over;
-
-	pthread_mutex_lock(&p->lock);
-	pool_wait_done_locked(t);
-	atomic_store(&t->id, 0);
-	if (decided == -ENOTRECOVERABLE || (p->stop && *p->stop))
-		pool_finish_locked(p, decided == -ENOTRECOVERABLE ? decided : 0);
-	over = atomic_load(&p->done) || atomic_load_explicit(&p->spread, memory_order_relaxed) == 0;
-	if (over) {
-		t->partnering = false;
-		p->partners--;
-		t->spreading = false;
-		p->spreading--;
-		if (t->role == POOL_WORKER)
-			t->role = POOL_PARKED;
-	}
-	pthread_mutex_unlock(&p->lock);
-	return over;
-}
-
-/*
- * A call the partner took while the receiver decides one (not yet
- * replying: its target's next call cannot come before the reply) is
- * another target thread's: calls still meet, spreading goes on. Without
- * it, one call less of spreading, as for the receiver's calls.
- */
-static void pool_partner_sign(struct pool *p)
-{
-	uint64_t busy = atomic_load(&p->busy);
-	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
-
-	if (busy != 0 && !(busy & POOL_REPLYING))
-		spread = POOL_SPREAD_CALLS;
-	else if (spread > 0)
-		spread--;
-	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
-}
-
-/*
- * A worker that spread a call receives beside the receiver while spreading
- * lasts: two threads in RECV, as two target threads calling at once need.
- * The kernel wakes both for each call, on the caller's CPU (the same-CPU
- * hint); one takes it, the other sleeps again there: a wake-up on that
- * CPU, not a hand-off to another one per call. The watchdog checks its
- * call as a worker's; between calls its id is 0, which the watchdog leaves
- * be, and it replies as the receiver does, never interrupted
- * (pool_partner_reply). A call it takes while the receiver decides one is a
- * sign that it is needed (pool_partner_sign), and so is one the receiver
- * takes while it decides (pool_should_spread); it parks after a call once
- * the calls of both showed none for POOL_SPREAD_CALLS calls. A call that
- * blocks holds the partner only: the receiver goes on receiving.
- */
-static int pool_partner(struct pool_thread *t)
-{
-	struct pool *p = t->p;
-	int decided;
-
-	do {
-		uint64_t seq = 0, got, done;
-		int r = listener_recv_into(p->l, t->req);
-
-		decided = 0;
-		if (r < 0 && r != -EINTR && r != -ENOENT)
-			pool_finish(p, r == -EPIPE ? 0 : r);
-		if (r < 0)
-			continue;
-		got = pool_now_ns();
-		atomic_store_explicit(&t->pid, t->req->pid, memory_order_relaxed);
-		atomic_store_explicit(&t->signalled, false, memory_order_relaxed);
-		atomic_store(&t->id, t->req->id);
-		atomic_fetch_add_explicit(&p->partner_seq, 1, memory_order_relaxed);
-		if (atomic_load(&p->watch_idle))
-			pool_kick(p); /* the watchdog then checks its call as a worker's */
-		pool_partner_sign(p);
-		atomic_store(&p->partner_busy, true);
-		decided = pool_decide(t, &seq, got, &done);
-		atomic_store(&p->partner_busy, false);
-	} while (!pool_after_partner(t, decided));
-	return 1;
 }
 
 /* Until the end: the role, calls, the role given away, a partner, parked, the role again. */
