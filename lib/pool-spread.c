@@ -239,9 +239,8 @@ int pool_partner(struct pool_thread *t)
 		if (atomic_load(&p->watch_idle))
 			pool_kick(p); /* the watchdog then checks its call as a worker's */
 		pool_partner_sign(p);
-		atomic_store(&p->partner_busy, true);
+		atomic_store(&p->partner_busy, true); /* until its reply: pool_partner_reply */
 		decided = pool_decide(t, &seq, got, &done);
-		atomic_store(&p->partner_busy, false);
 	} while (!pool_after_partner(t, decided));
 	return 1;
 }
