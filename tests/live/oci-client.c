@@ -11,10 +11,10 @@
  *       the policy name), then the child execs PROGRAM; exits with its status.
  *       --serial S: the state carries "policySerial": S, as `unotify run
  *       --daemon` sends the version of the policy whose kernel layer it loaded.
- *       --hold-close: a second fd ("held") goes with the state, a TCP socket
- *       whose last close blocks for SECONDS (SO_LINGER, unsent data): the
- *       daemon's thread closing it is held between reading the message and
- *       registering the sandbox.
+ *       --hold-close: a second fd ("held") goes with the state, a file on a
+ *       FUSE mount of ours whose close by the daemon waits SECONDS (its
+ *       FLUSH, uninterruptible): the daemon's thread closing it is held
+ *       between reading the message and registering the sandbox.
  *       As a runtime does, each sandbox is pid 1 of a pid namespace of its
  *       own (unotifyd refuses sandboxes in its namespace), unless --share-pid
  *       (also for many and mix).
@@ -48,13 +48,12 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/protocol/client.h"
+#include "fuse-hold.h"
 #include "oci-client.h"
 
 int die(const char *what)
@@ -226,48 +225,16 @@ char *state_crun(pid_t pid, const char *id, const char *metadata)
 
 
 /*
- * A loopback TCP socket with data the peer never reads and SO_LINGER set:
- * closing its last reference blocks for up to seconds. *ret_peer is the
- * accepted end, to keep open meanwhile.
- */
-static int lingering_socket(int seconds, int *ret_peer)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct linger lg = { .l_onoff = 1, .l_linger = seconds };
-	socklen_t len = sizeof(sa);
-	int small = 4096, lfd, cfd, pfd;
-	char buf[4096] = { 0 };
-
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0 ||
-	    getsockname(lfd, (struct sockaddr *)&sa, &len) < 0)
-		return -1;
-	cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (cfd < 0 || setsockopt(cfd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)) < 0 ||
-	    connect(cfd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return -1;
-	pfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	close(lfd);
-	if (pfd < 0 || setsockopt(pfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) < 0)
-		return -1;
-	while (send(cfd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
-		;
-	if (setsockopt(cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) < 0)
-		return -1;
-	*ret_peer = pfd;
-	return cfd;
-}
-
-/*
- * The state with the listener and the lingering socket: the socket's fd is
- * closed here right after the first byte carried both, so the daemon's copy
- * is its last reference.
+ * The state with the listener and a file whose close waits (fuse-hold.c):
+ * the daemon's close of it, between reading the message and registering
+ * the sandbox, holds that thread for hold_close seconds, and no signal
+ * cuts it short. Ours is closed at once (its server answers us at once).
  */
 static int hand_over_held(const struct reg_opts *o, int sock, const char *msg, int listener)
 {
 	static const char one_fd[] = "\"fds\":[\"seccompFd\"]";
 	char *two = NULL, *at = strstr(msg, one_fd);
-	int peer = -1, fds[2] = { listener, lingering_socket(o->hold_close, &peer) }, r;
+	int fds[2] = { listener, fuse_hold_open(o->hold_close) }, r;
 
 	if (!at || fds[1] < 0 ||
 	    asprintf(&two, "%.*s\"fds\":[\"seccompFd\",\"held\"]%s", (int)(at - msg), msg,
@@ -278,7 +245,6 @@ static int hand_over_held(const struct reg_opts *o, int sock, const char *msg, i
 	if (r == 0)
 		r = send_with_fds(sock, two + 1, strlen(two) - 1, NULL, 0);
 	free(two);
-	/* The peer end stays open (never read) until this process exits. */
 	return r < 0 ? die("hand-over") : 0;
 }
 

@@ -4,12 +4,14 @@
 # it no longer counts as a connection being read) but it is not yet a
 # sandbox. The daemon must count it as a thread that still uses the shared
 # state (policies, audit trail): it must not free them nor say "no sandbox
-# supervised". The held registration is made with a second fd whose last
-# close blocks (oci-client --hold-close), which the daemon closes in that
-# very window. The sandbox then fails closed (ENOSYS).
+# supervised". The held registration is made with a second fd whose close
+# waits, uninterruptibly, 6 s (oci-client --hold-close: a FUSE file whose
+# server holds the FLUSH), which the daemon closes in that very window. The
+# sandbox then fails closed (ENOSYS).
 
 . "$top_srcdir/tests/live/daemon-lib.sh"
 setup_tmp
+[ -c /dev/fuse ] || skip "no /dev/fuse on this machine: the held close is a FUSE file's"
 
 policy default 'default allow
 return getppid 42'
