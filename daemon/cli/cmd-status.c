@@ -100,6 +100,10 @@ static void status_print_header(struct json_object *st)
 	if (status_int(st, "audit_lost") > 0)
 		printf("AUDIT: %" PRId64 " records could not be written: the trail is incomplete\n",
 		       status_int(st, "audit_lost"));
+	if (status_int(st, "client_closes") > 0)
+		printf("CLOSING: %" PRId64 " descriptors sent by clients are being closed "
+		       "(one that stays is held by its file system, e.g. a FUSE server)\n",
+		       status_int(st, "client_closes"));
 }
 
 static void status_print(struct json_object *st)

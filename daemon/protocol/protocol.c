@@ -26,6 +26,20 @@
 #include "protocol.h"
 
 #define PROTO_JSON_DEPTH 16
+/*
+ * The fds one recvmsg may bring (the kernel's SCM_MAX_FD): all are taken,
+ * and those past PROTO_MAX_FDS closed by proto_close_received. Fds that
+ * do not fit the buffer are released inside recvmsg, where no closer of
+ * ours could bound a release that waits (closing.c in the daemon).
+ */
+#define PROTO_RECV_FDS 253
+
+static int (*proto_close_received)(int fd) = safe_close;
+
+void proto_set_fd_closer(int (*close_fd)(int fd))
+{
+	proto_close_received = close_fd;
+}
 
 /* secure_getenv: a set-user-ID copy would not take its paths from the caller. */
 static const char *proto_env_or(const char *name, const char *fallback)
@@ -80,7 +94,7 @@ int proto_connect(const char *path, int *ret_fd)
 void proto_message_release(struct proto_message *m)
 {
 	for (size_t i = 0; i < m->n_fds; i++)
-		m->fds[i] = safe_close(m->fds[i]);
+		m->fds[i] = proto_close_received(m->fds[i]);
 	m->n_fds = 0;
 	json_object_put(m->json);
 	m->json = NULL;
@@ -107,7 +121,7 @@ static int proto_take_fds(struct msghdr *mh, struct proto_message *m, const char
 			if (m->n_fds < PROTO_MAX_FDS) {
 				m->fds[m->n_fds++] = fd;
 			} else {
-				safe_close(fd);
+				fd = proto_close_received(fd);
 				*ret_why = "too many fds";
 				r = -EBADMSG;
 			}
@@ -134,7 +148,7 @@ static ssize_t proto_recv_chunk(int fd, const struct timespec *deadline, char *b
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * PROTO_MAX_FDS)];
+		char buf[CMSG_SPACE(sizeof(int) * PROTO_RECV_FDS)];
 	} control;
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };

@@ -55,6 +55,12 @@ int proto_connect(const char *path, int *ret_fd);
 int proto_read(int fd, int timeout_ms, size_t max, struct proto_message *ret,
 	       const char **ret_why);
 void proto_message_release(struct proto_message *m);
+/*
+ * How proto_read() and proto_message_release() close the fds a peer sent
+ * (default safe_close): the daemon's own, since such a close may wait as
+ * long as the peer likes. Set once, before any thread reads.
+ */
+void proto_set_fd_closer(int (*close_fd)(int fd));
 
 /*
  * Sends msg as compact JSON and a newline, with fds (borrowed, not closed)

@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "closing.h"
 #include "control.h"
 #include "control-landlock.h"
 #include "daemon.h"
@@ -91,6 +92,9 @@ static struct json_object *control_status(struct daemon *d, uid_t asker)
 	json_object_object_add(o, "sandboxes_total", json_object_new_int64((int64_t)total));
 	json_object_object_add(o, "clients_rejected",
 			       json_object_new_int64((int64_t)atomic_load(&d->rejected)));
+	/* A close that lasts: a client's descriptor no signal lets us close (closing.c). */
+	json_object_object_add(o, "client_closes",
+			       json_object_new_int64((int64_t)closing_in_progress()));
 	/* Records the trail could not write: counted, never silently lost. */
 	json_object_object_add(o, "audit_lost",
 			       json_object_new_int64((int64_t)audit_lost(d->audit, NULL)));

@@ -53,7 +53,7 @@ static const struct unotify_syscall_rule harden_base[] = {
 	ANY(rt_sigaction), ANY(rt_sigprocmask), ANY(rt_sigreturn), ANY(sigaltstack),
 	ANY(restart_syscall), ANY(clock_gettime), ANY(clock_nanosleep), ANY(nanosleep),
 	ANY(sched_yield), ANY(sched_getaffinity), ANY(getrandom), ANY(uname), ANY(prctl),
-	ANY(tgkill),
+	ANY(tgkill), ANY(timer_create), ANY(timer_settime), ANY(timer_delete), /* closing.c */
 	/* files: the audit trail, the policy directory (SIGHUP), /proc/self, the signalfd */
 	ANY(read), ANY(write), ANY(readv), ANY(writev), ANY(pread64), ANY(pwrite64), ANY(close),
 	ANY(fstat), ANY(newfstatat), ANY(statx), ANY(lseek), ANY(open), ANY(openat),

@@ -4,7 +4,8 @@
  * talk at all (root, or a member of --allow-group); each connection then gets
  * its own short-lived thread that reads exactly one message, of bounded size,
  * under a deadline, so a client that sends nothing, garbage or a megabyte
- * delays no one else. Every fd that arrives and is not used is closed.
+ * delays no one else. Every fd that arrives and is not used is closed, by
+ * closing_close() (a close may wait as long as the client makes it).
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "closing.h"
 #include "control.h"
 #include "lib/util.h"
 #include "log.h"
@@ -147,6 +149,8 @@ static void *peer_thread(void *arg)
 
 	/* A runtime's lines (its sandboxes' FAIL CLOSED ones too) are never held back. */
 	log_client_trust(pending_key_is_runtime(&d->clients, &c->key));
+	/* The client's descriptors this thread closes count against it (closing.c). */
+	closing_serve(d, &c->key);
 	r = proto_read(c->conn, d->config.client_timeout_ms, PROTO_MAX_REQUEST, &m, &why);
 	pending_release(&d->clients, &c->key);
 	atomic_fetch_sub(&d->pending, 1);
@@ -160,14 +164,15 @@ static void *peer_thread(void *arg)
 		peer_dispatch(c, &m);
 	}
 	proto_message_release(&m);
-	closep(&c->conn);
+	c->conn = closing_close(c->conn);
 	free(c);
 	/* The last use of the shared state: after this the daemon may free it. */
 	atomic_fetch_sub(&d->workers, 1);
 	return NULL;
 }
 
-int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struct pending_key *key)
+int peer_spawn(struct daemon *d, int *conn, const struct ucred *cred,
+	       const struct pending_key *key)
 {
 	struct timeval tv = { .tv_sec = PEER_SEND_TIMEOUT_S };
 	struct peer_conn *c = malloc(sizeof(*c));
@@ -175,13 +180,11 @@ int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struc
 	pthread_t t;
 	int r;
 
-	if (!c) {
-		conn = safe_close(conn);
+	if (!c)
 		return -ENOMEM;
-	}
-	*c = (struct peer_conn){ .daemon = d, .conn = conn, .cred = *cred, .key = *key };
+	*c = (struct peer_conn){ .daemon = d, .conn = *conn, .cred = *cred, .key = *key };
 	/* A reader that never reads must not hold a thread forever either. */
-	setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(*conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, PEER_THREAD_STACK);
@@ -192,8 +195,9 @@ int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struc
 	if (r < 0) {
 		atomic_fetch_sub(&d->workers, 1);
 		atomic_fetch_sub(&d->pending, 1);
-		c->conn = safe_close(c->conn);
 		free(c);
+		return r;
 	}
-	return r;
+	*conn = -1; /* the thread's now */
+	return 0;
 }

@@ -15,7 +15,12 @@
 int peer_credentials(int fd, struct ucred *ret);
 /* Root, or a member of an --allow-group (primary, or supplementary by SO_PEERGROUPS)? */
 bool peer_allowed(const struct daemon_config *c, int fd, const struct ucred *cred);
-/* Hands an accepted, allowed connection to a new thread. Takes conn. */
-int peer_spawn(struct daemon *d, int conn, const struct ucred *cred, const struct pending_key *key);
+/*
+ * Hands an accepted, allowed connection to a new thread, which takes *conn
+ * (-1 left). On failure *conn stays the caller's, to close off the main
+ * thread (closing_hand_over).
+ */
+int peer_spawn(struct daemon *d, int *conn, const struct ucred *cred,
+	       const struct pending_key *key);
 
 #endif

@@ -30,6 +30,7 @@
 #include <json-c/json.h>
 
 #include "lib/util.h"
+#include "closing.h"
 #include "log.h"
 #include "protocol/oci-state.h"
 #include "protocol/protocol.h"
@@ -265,7 +266,8 @@ static void sandbox_ack(struct sandbox *s, int *conn)
 		proto_reply(*conn, o);
 		json_object_put(o);
 	}
-	closep(conn);
+	/* Whatever the client queued after its message is released here (closing.c). */
+	*conn = closing_close(*conn);
 }
 
 /* Listener options and the thread's own fs context (impersonated opens). */

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "closing.h"
 #include "daemon.h"
 #include "harden.h"
 #include "lib/util.h"
@@ -376,11 +377,13 @@ static int load_policies(struct daemon *d)
 /*
  * Accepts every waiting connection (up to the hard limit) and hands each
  * to a thread; while the daemon is saturated, a client, or a uid, that has
- * its share being read already gets no more (pending.c).
+ * its share being read already gets no more (pending.c). This thread
+ * closes none: a refused connection goes to the closer (closing.c), and
+ * each accept waits for room there.
  */
 static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_until)
 {
-	while (atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD) {
+	while (atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD && closing_has_room()) {
 		struct pending_key key;
 		struct ucred cred;
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -400,15 +403,14 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 		r = peer_credentials(conn, &cred);
 		if (r < 0) {
 			log_client_warning("client refused: no credentials: %s", strerror(-r));
-			conn = safe_close(conn);
+			closing_hand_over(&conn, NULL);
 			continue;
 		}
 		if (!peer_allowed(&d->config, conn, &cred)) {
 			log_client_warning("client pid=%d uid=%u: refused: %s", (int)cred.pid,
 					   cred.uid, "not root nor in an --allow-group");
 			atomic_fetch_add(&d->rejected, 1);
-			proto_reply_error(conn, "permission denied");
-			conn = safe_close(conn);
+			closing_hand_over(&conn, "permission denied");
 			continue;
 		}
 		pending_key_of(&cred, &key);
@@ -424,17 +426,33 @@ static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_unti
 					r == -EUSERS ? "uid" : "own");
 			atomic_fetch_add(&d->rejected, 1);
 			/* A burst (a runtime starting many containers) retries; a flood gets no more. */
-			proto_reply_error(conn, PROTO_ERROR_BUSY);
-			conn = safe_close(conn);
+			closing_hand_over(&conn, PROTO_ERROR_BUSY);
 			continue;
 		}
-		r = peer_spawn(d, conn, &cred, &key);
+		r = peer_spawn(d, &conn, &cred, &key);
 		if (r < 0) {
 			pending_release(&d->clients, &key);
 			log_client_error("client pid=%d: no thread for it: %s", (int)cred.pid,
 					 strerror(-r));
+			closing_hand_over(&conn, NULL);
 		}
 	}
+}
+
+/* Room in the closer's queue for one more refusal; said once each time it runs out. */
+static bool main_closer_keeps_up(void)
+{
+	static bool paused;
+	bool room = closing_has_room();
+
+	if (!room && !paused)
+		log_warning("%d refused connections wait to be closed (a client's descriptors "
+			    "that close slowly?): accepting waits for the closer",
+			    CLOSING_QUEUE);
+	else if (room && paused)
+		log_info("refused connections closed: accepting again");
+	paused = !room;
+	return room;
 }
 
 static int signals_setup(void)
@@ -479,8 +497,8 @@ static int main_loop(struct daemon *d, int listen_fd, int sfd)
 
 	for (;;) {
 		uint64_t now = daemon_now_ns();
-		bool accepting =
-			atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD && now >= pause_until;
+		bool accepting = atomic_load(&d->pending) < DAEMON_MAX_PENDING_HARD &&
+				 now >= pause_until && main_closer_keeps_up();
 		struct pollfd p[2] = {
 			{ .fd = accepting ? listen_fd : -1, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
@@ -517,6 +535,8 @@ static void shutdown_daemon(struct daemon *d, int listen_fd, bool activated, int
 
 	notify_stopping();
 	listen_close(&d->config, listen_fd, activated);
+	/* Refusals still queued are answered and closed, not left to the exit. */
+	closing_stop(1000);
 	/*
 	 * No new thread can start now (only this thread spawns them). A thread
 	 * counted in workers may still read the policies or write the audit
@@ -568,6 +588,15 @@ static void leave_terminal(void)
 	else if (ioctl(fd, TIOCNOTTY) < 0)
 		log_warning("leaving the controlling terminal: %s", strerror(errno));
 	fd = safe_close(fd);
+}
+
+static int start_closer(void)
+{
+	int r = closing_start();
+
+	if (r < 0)
+		log_error("the thread that closes refused connections: %s", strerror(-r));
+	return r;
 }
 
 static int daemon_init(struct daemon *d, struct cli *cli, int argc, char **argv)
@@ -631,6 +660,13 @@ int main(int argc, char **argv)
 	leave_terminal();
 	if (open_audit(d) < 0)
 		return EXIT_FAILURE;
+	r = closing_init();
+	if (r < 0) {
+		log_error("a signal for closing clients' descriptors: %s", strerror(-r));
+		return EXIT_FAILURE;
+	}
+	/* What clients send and we do not keep is closed by closing.c, off this thread. */
+	proto_set_fd_closer(closing_close);
 	sfd = signals_setup();
 	if (sfd < 0) {
 		log_error("signals: %s", strerror(-sfd));
@@ -648,7 +684,7 @@ int main(int argc, char **argv)
 		log_warning("preparing /proc for impersonation: %s", strerror(-r));
 	/* No thread but this one before: each later one inherits what it gave up. */
 	if ((d->config.harden && harden_apply(d->config.seccomp_kill) < 0) ||
-	    start_audit_writer(d) < 0) {
+	    start_audit_writer(d) < 0 || start_closer() < 0) {
 		listen_close(&d->config, listen_fd, activated);
 		return EXIT_FAILURE;
 	}

@@ -343,7 +343,7 @@ static const struct attack_cmd *const attack_tables[] = {
 	attack_r3_cmds, attack_r4_cmds, attack_r5_cmds, attack_tcp_cmds, attack_r6_cmds,
 	attack_r7_cmds, attack_r7_abi_cmds, attack_r8_cmds, attack_r10_cmds, attack_r11_cmds,
 	attack_r11_exec_cmds, attack_r11_daemon_cmds, attack_r14_cmds, attack_r15_cmds,
-	attack_r17_cmds, attack_r18_cmds, attack_r19_cmds,
+	attack_r17_cmds, attack_r18_cmds, attack_r19_cmds, attack_r24_cmds,
 };
 
 static void usage(void)

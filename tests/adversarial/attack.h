@@ -146,6 +146,7 @@ extern const struct attack_cmd attack_r15_cmds[];
 extern const struct attack_cmd attack_r17_cmds[];
 extern const struct attack_cmd attack_r18_cmds[];
 extern const struct attack_cmd attack_r19_cmds[];
+extern const struct attack_cmd attack_r24_cmds[];
 
 /* Round 7's helpers (attack-r7.c). The uid a thread drops to. */
 #define R7_UID 1000
