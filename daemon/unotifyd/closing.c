@@ -11,17 +11,22 @@
  *
  * So:
  * - every such close runs with a timer of the closing thread's own
- *   (SIGEV_THREAD_ID) that sends it CLOSING_SIGNAL after a millisecond
- *   and every CLOSING_TICK_MS after: the linger wait ends at a signal,
+ *   (SIGEV_THREAD_ID) that sends it CLOSING_SIGNAL after CLOSING_FIRST_NS
+ *   and every CLOSING_TICK_NS after: the linger wait ends at a signal,
  *   and the descriptor is closed whatever close() returns;
- * - the main thread closes no client's connection: its refusals go to the
- *   closer thread, through a queue of CLOSING_QUEUE; while the queue is
- *   full the main thread accepts no one, and it still answers signals;
+ * - the main thread closes no client's connection: its refusals go to
+ *   CLOSING_THREADS closer threads, through a queue of CLOSING_QUEUE;
+ *   while the queue is full the main thread accepts no one, and it still
+ *   answers signals. Nor does it close the listening socket at shutdown
+ *   (closing_apart): that close releases every connection still in its
+ *   backlog, and whatever those carry;
  * - a close in a connection's thread counts as one more connection of
  *   its client (pending.c) while it lasts. A wait no signal ends (a FUSE
- *   server that never answers the flush of a file it sent: the kernel
- *   waits for it uninterruptibly) holds that thread and that share, so
- *   one client's stuck closes are bounded as its slow messages are.
+ *   server that never answers the flush of a file it sent, or the
+ *   write-back its release makes: the kernel waits uninterruptibly)
+ *   holds that thread and that share, so one client's stuck closes are
+ *   bounded as its slow messages are. In a closer it holds the closer;
+ *   CLOSING_THREADS of them, and accepting waits (SECURITY.md).
  */
 #include "config.h"
 
@@ -29,6 +34,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -39,8 +45,16 @@
 #include "log.h"
 #include "protocol/protocol.h"
 
-#define CLOSING_FIRST_NS 1000000L /* a close of ours that waits longer is a client's doing */
+/*
+ * A close of ours that waits longer is a client's doing; a refusal costs
+ * the closer at most that, so a flood of refused lingering sockets is
+ * closed faster than it can be made (a loopback connection with its send
+ * buffer filled costs the client more).
+ */
+#define CLOSING_FIRST_NS 100000L
 #define CLOSING_TICK_NS 20000000L /* and again, for a wait that began after the signal */
+#define CLOSING_THREADS 4         /* a close that no signal ends holds one */
+#define CLOSING_STACK (256 * 1024)
 
 /* Closes of a client's in progress, in any thread: `unotify status` shows them. */
 static atomic_uint closing_now;
@@ -59,8 +73,9 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t more, drained;
 	struct closing_item ring[CLOSING_QUEUE];
-	size_t head, count;
-	bool started;
+	size_t head, count; /* waiting */
+	unsigned int busy;  /* taken by a closer thread, not yet closed */
+	unsigned int started; /* closer threads */
 } closing_queue = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.more = PTHREAD_COND_INITIALIZER,
@@ -158,22 +173,23 @@ unsigned int closing_in_progress(void)
 	return atomic_load(&closing_now);
 }
 
-/* The oldest refusal, left in the queue (its room held) until closing_done(). */
+/* The oldest refusal, taken from the queue: busy until closing_done(). */
 static void closing_next(struct closing_item *ret)
 {
 	pthread_mutex_lock(&closing_queue.lock);
 	while (closing_queue.count == 0)
 		pthread_cond_wait(&closing_queue.more, &closing_queue.lock);
 	*ret = closing_queue.ring[closing_queue.head];
+	closing_queue.head = (closing_queue.head + 1) % CLOSING_QUEUE;
+	closing_queue.count--;
+	closing_queue.busy++;
 	pthread_mutex_unlock(&closing_queue.lock);
 }
 
-/* The item just handled leaves the queue: room for the main thread again. */
 static void closing_done(void)
 {
 	pthread_mutex_lock(&closing_queue.lock);
-	closing_queue.head = (closing_queue.head + 1) % CLOSING_QUEUE;
-	if (--closing_queue.count == 0)
+	if (--closing_queue.busy == 0 && closing_queue.count == 0)
 		pthread_cond_broadcast(&closing_queue.drained);
 	pthread_mutex_unlock(&closing_queue.lock);
 }
@@ -196,7 +212,7 @@ static void *closing_thread(void *arg)
 	return NULL; /* not reached: the process exit ends it */
 }
 
-int closing_start(void)
+static int closing_spawn(void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
 	pthread_t t;
@@ -204,12 +220,37 @@ int closing_start(void)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	r = -pthread_create(&t, &attr, closing_thread, NULL);
+	pthread_attr_setstacksize(&attr, CLOSING_STACK);
+	r = -pthread_create(&t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
-	if (r == 0)
-		closing_queue.started = true;
 	return r;
+}
+
+int closing_start(void)
+{
+	int r = 0;
+
+	for (unsigned int i = 0; i < CLOSING_THREADS && r == 0; i++) {
+		r = closing_spawn(closing_thread, NULL);
+		if (r == 0)
+			closing_queue.started++;
+	}
+	return closing_queue.started ? 0 : r;
+}
+
+static void *closing_apart_thread(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+
+	fd = closing_close(fd);
+	return NULL;
+}
+
+int closing_apart(int fd)
+{
+	if (fd >= 0 && closing_spawn(closing_apart_thread, (void *)(intptr_t)fd) < 0)
+		fd = closing_close(fd);
+	return -1;
 }
 
 bool closing_has_room(void)
@@ -253,7 +294,7 @@ void closing_stop(int timeout_ms)
 		deadline.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&closing_queue.lock);
-	while (closing_queue.started && closing_queue.count > 0)
+	while (closing_queue.started && (closing_queue.count > 0 || closing_queue.busy > 0))
 		if (pthread_cond_timedwait(&closing_queue.drained, &closing_queue.lock,
 					   &deadline) == ETIMEDOUT)
 			break;

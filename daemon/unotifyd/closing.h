@@ -4,7 +4,8 @@
  * descriptors it sent with SCM_RIGHTS or left queued on it. The last close
  * of such a descriptor may wait as long as the client likes; these closes
  * are cut short where a signal can cut them, never run on the main
- * thread, and counted against the client while they last.
+ * thread, and counted against the client while they last. The listening
+ * socket is one too: its close releases the connections of its backlog.
  */
 #ifndef UNOTIFYD_CLOSING_H
 #define UNOTIFYD_CLOSING_H
@@ -16,7 +17,7 @@
 
 /* Sent by a closing thread's own timer to itself; a handler without SA_RESTART. */
 #define CLOSING_SIGNAL (SIGRTMIN + 7)
-/* Refused connections waiting for the closer thread; beyond, accepting waits. */
+/* Refused connections waiting for a closer thread; beyond, accepting waits. */
 #define CLOSING_QUEUE 512
 
 /* Once, before any thread: installs the signal's handler. */
@@ -37,7 +38,7 @@ unsigned int closing_in_progress(void);
 void closing_serve(struct daemon *d, const struct pending_key *key);
 
 /*
- * The main thread's refusals: the closer thread sends reply (a static
+ * The main thread's refusals: a closer thread sends reply (a static
  * string, NULL for none) and closes *conn, which it takes (-1 left).
  * closing_has_room() first: only the main thread hands over, so room it
  * saw stays.
@@ -45,7 +46,9 @@ void closing_serve(struct daemon *d, const struct pending_key *key);
 int closing_start(void);
 bool closing_has_room(void);
 void closing_hand_over(int *conn, const char *reply);
-/* At shutdown: lets the closer finish the queue, for at most about timeout_ms. */
+/* At shutdown: lets the closers finish the queue, for at most about timeout_ms. */
 void closing_stop(int timeout_ms);
+/* Closes fd (closing_close) in a thread of its own, not waited for. Returns -1. */
+int closing_apart(int fd);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "closing.h"
 #include "listen.h"
 #include "notify.h"
 
@@ -136,8 +137,11 @@ int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
 
 void listen_close(const struct daemon_config *c, int fd, bool activated)
 {
-	if (fd >= 0)
-		fd = safe_close(fd);
+	/*
+	 * Not here: the last close releases every connection still in the
+	 * backlog, and the descriptors queued on them (closing.c).
+	 */
+	fd = closing_apart(fd);
 	/* An activated socket belongs to systemd, which keeps listening on it. */
 	if (!activated)
 		unlink(c->socket_path);

@@ -378,7 +378,7 @@ static int load_policies(struct daemon *d)
  * Accepts every waiting connection (up to the hard limit) and hands each
  * to a thread; while the daemon is saturated, a client, or a uid, that has
  * its share being read already gets no more (pending.c). This thread
- * closes none: a refused connection goes to the closer (closing.c), and
+ * closes none: a refused connection goes to the closers (closing.c), and
  * each accept waits for room there.
  */
 static void accept_clients(struct daemon *d, int listen_fd, uint64_t *pause_until)
@@ -447,7 +447,7 @@ static bool main_closer_keeps_up(void)
 
 	if (!room && !paused)
 		log_warning("%d refused connections wait to be closed (a client's descriptors "
-			    "that close slowly?): accepting waits for the closer",
+			    "that close slowly?): accepting waits for the closers",
 			    CLOSING_QUEUE);
 	else if (room && paused)
 		log_info("refused connections closed: accepting again");
@@ -595,7 +595,7 @@ static int start_closer(void)
 	int r = closing_start();
 
 	if (r < 0)
-		log_error("the thread that closes refused connections: %s", strerror(-r));
+		log_error("the threads that close refused connections: %s", strerror(-r));
 	return r;
 }
 

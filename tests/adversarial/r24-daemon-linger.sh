@@ -12,7 +12,9 @@
 # thread does), and every such close runs under a timer of its thread's
 # own whose signal ends the wait. The forbidden effects: a registration
 # from someone else fails while the sockets are held; the daemon keeps
-# threads for them; it does not stop at SIGTERM. Guard: the attack sent
+# threads for them; it does not stop at SIGTERM (round 25: nor with
+# sockets on connections left in the backlog, which the close of the
+# listening socket releases). Guard: the attack sent
 # its sockets (LINGER n sent, 0 failed; a refused connection may be closed
 # before it could send).
 
@@ -129,20 +131,29 @@ else
 fi
 kill -9 "$HOLD" 2>/dev/null || true
 
-case_begin sigterm "(nobody and root) lingering sockets held while unotifyd is told to stop"
+# The last case: SIGTERM with sockets held on connections accepted and
+# closed, and on connections still in the listening socket's backlog (the
+# daemon stopped meanwhile), which the close of that socket releases.
+case_begin sigterm "(nobody and root) lingering sockets held, some in the socket's backlog, while unotifyd is told to stop"
 if ! hold nobody 20 refused; then
 	case_fail "the attack did not send its connections: $(cat "$T/hold.out")"
 else
 	HOLD1=$HOLD
 	hold root 20 bad || true
+	HOLD2=$HOLD
+	kill -STOP "$DPID"
+	hold nobody 20 refused || true
 	kill -TERM "$DPID"
-	if wait_until 20 sh -c "! kill -0 $DPID 2>/dev/null || grep -q '^State:.*zombie' /proc/$DPID/status"; then
+	kill -CONT "$DPID"
+	if ! grep -q "^LINGER 20 sent, 0 failed" "$T/hold.out"; then
+		case_fail "the attack on the backlog did not run: $(tail -2 "$T/hold.out")"
+	elif wait_until 20 sh -c "! kill -0 $DPID 2>/dev/null || grep -q '^State:.*zombie' /proc/$DPID/status"; then
 		case_pass "unotifyd stopped at SIGTERM"
 	else
 		case_fail "unotifyd did not stop within 20 s of SIGTERM (state $(daemon_state))"
 		kill -9 "$DPID" 2>/dev/null || true
 	fi
-	kill -9 "$HOLD1" "$HOLD" 2>/dev/null || true
+	kill -9 "$HOLD1" "$HOLD2" "$HOLD" 2>/dev/null || true
 fi
 
 finish
