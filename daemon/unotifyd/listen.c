@@ -21,6 +21,7 @@
 #include "lib/util.h"
 #include "closing.h"
 #include "listen.h"
+#include "log.h"
 #include "notify.h"
 
 /* An inherited fd must be a listening AF_UNIX stream socket. */
@@ -104,7 +105,8 @@ static int listen_bind(const struct daemon_config *c, int *ret_fd)
 	return 0;
 }
 
-int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
+/* Socket activation (one AF_UNIX stream socket) or a socket of our own. */
+static int listen_open_socket(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
 {
 	int fd, r;
 
@@ -133,6 +135,45 @@ int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
 	*ret_fd = fd;
 	*ret_activated = false;
 	return 0;
+}
+
+static bool listen_gid_allowed(const struct daemon_config *c, gid_t gid)
+{
+	for (size_t i = 0; i < c->n_allow_gids; i++)
+		if (c->allow_gids[i] == gid)
+			return true;
+	return gid == 0; /* root's group: the default, root alone on most systems */
+}
+
+/*
+ * Who may connect is the socket file's mode: the kernel refuses a connect
+ * without write access to it. One whom we then refuse costs us a close of
+ * whatever it queued, which it can make slow (closing.c): say so when the
+ * mode lets such users in.
+ */
+static void listen_warn_mode(const struct daemon_config *c, int fd)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	struct stat st;
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0 || len <= sizeof(sa_family_t) ||
+	    sa.sun_path[0] == '\0' || stat(sa.sun_path, &st) < 0)
+		return;
+	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !listen_gid_allowed(c, st.st_gid)))
+		log_warning("%s (mode %04o, group %u) lets users connect whom the daemon then "
+			    "refuses (neither root nor in an --allow-group): a refusal's close can "
+			    "be made slow; give the socket an --allow-group's group and mode 0660",
+			    sa.sun_path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_gid);
+}
+
+int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
+{
+	int r = listen_open_socket(c, ret_fd, ret_activated);
+
+	if (r == 0)
+		listen_warn_mode(c, *ret_fd);
+	return r;
 }
 
 void listen_close(const struct daemon_config *c, int fd, bool activated)

@@ -86,6 +86,13 @@ linger_case() {
 	wait "$HOLD" 2>/dev/null || true
 }
 
+case_begin mode-warning "a socket mode that lets in users the daemon refuses is warned about"
+if grep -q "lets users connect whom the daemon then refuses" "$T/d.err"; then
+	case_pass "$(grep -o "d.sock (mode [0-9]*, group [0-9]*) lets users connect" "$T/d.err")"
+else
+	case_fail "no warning at start: $(cat "$T/d.err")"
+fi
+
 linger_case refused "(nobody, refused) 40 connections, each with a lingering socket" nobody 40 refused
 linger_case no-kind "(root) 40 messages of no kind, each with a lingering socket" root 40 ctl
 linger_case broken "(root) 40 broken messages, each with a lingering socket" root 40 bad

@@ -21,6 +21,10 @@ policy own "default allow
 deny openat path=$T/own/denied EACCES
 deny newfstatat statx readlink readlinkat path=$T/own/never EACCES"
 start_daemon
+# The default mode (0660, root's group) lets in no one the daemon refuses.
+if grep -q "lets users connect" "$T/d.err"; then
+	fail "a warning about the default socket mode: $(cat "$T/d.err")"
+fi
 
 for n in 8 2; do
 	capture "threads-own $n" "$UNOTIFY" run --daemon --socket "$SOCK" --policy-name own -- \
