@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -145,26 +146,60 @@ static bool listen_gid_allowed(const struct daemon_config *c, gid_t gid)
 	return gid == 0; /* root's group: the default, root alone on most systems */
 }
 
-/*
- * Who may connect is the socket file's mode: the kernel refuses a connect
- * without write access to it. One whom we then refuse costs us a close of
- * whatever it queued, which it can make slow (closing.c): say so when the
- * mode lets such users in.
- */
-static void listen_warn_mode(const struct daemon_config *c, int fd)
+const char *listen_name(int fd, char *buf, size_t size)
 {
 	struct sockaddr_un sa;
 	socklen_t len = sizeof(sa);
+	size_t n;
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0 || len <= sizeof(sa_family_t))
+		return "(unnamed socket)";
+	n = len - sizeof(sa_family_t);
+	if (sa.sun_path[0] != '\0')
+		snprintf(buf, size, "%.*s", (int)strnlen(sa.sun_path, n), sa.sun_path);
+	else /* abstract: shown as ss(8) does */
+		snprintf(buf, size, "@%.*s", (int)(n - 1), sa.sun_path + 1);
+	return buf;
+}
+
+static void listen_warn(const char *name, const char *what)
+{
+	log_warning("%s %s, whom the daemon then refuses (neither root nor in an --allow-group): "
+		    "a refusal's close can be made slow; give the socket an --allow-group's "
+		    "group and mode 0660",
+		    name, what);
+}
+
+/*
+ * Who may connect is the socket file's permissions: the kernel refuses a
+ * connect without write access to it (an abstract socket has none, and
+ * lets in everyone in its network namespace). One whom we then refuse
+ * costs us a close of whatever it queued, which it can make slow
+ * (closing.c): say so when the socket lets such users in.
+ */
+static void listen_warn_mode(const struct daemon_config *c, int fd)
+{
+	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 2], what[128];
 	struct stat st;
 
-	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0 || len <= sizeof(sa_family_t) ||
-	    sa.sun_path[0] == '\0' || stat(sa.sun_path, &st) < 0)
+	listen_name(fd, name, sizeof(name));
+	if (name[0] == '@') {
+		listen_warn(name, "is an abstract socket: every user of its network namespace "
+				  "may connect");
 		return;
-	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !listen_gid_allowed(c, st.st_gid)))
-		log_warning("%s (mode %04o, group %u) lets users connect whom the daemon then "
-			    "refuses (neither root nor in an --allow-group): a refusal's close can "
-			    "be made slow; give the socket an --allow-group's group and mode 0660",
-			    sa.sun_path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_gid);
+	}
+	if (name[0] != '/' || stat(name, &st) < 0)
+		return;
+	snprintf(what, sizeof(what), "(mode %04o, owner %u, group %u) lets users connect",
+		 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid,
+		 (unsigned int)st.st_gid);
+	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !listen_gid_allowed(c, st.st_gid)) ||
+	    ((st.st_mode & S_IWUSR) && st.st_uid != 0))
+		listen_warn(name, what);
+	else if (getxattr(name, "system.posix_acl_access", NULL, 0) >= 0)
+		log_warning("%s has an access ACL: check that it lets in no one the daemon refuses "
+			    "(neither root nor in an --allow-group)",
+			    name);
 }
 
 int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)

@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -644,6 +645,7 @@ int main(int argc, char **argv)
 {
 	struct daemon *d = &daemon_state;
 	struct cli cli = { 0 };
+	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 2];
 	int listen_fd = -1, sfd, r;
 	bool activated = false;
 
@@ -689,7 +691,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	log_info("listening on %s%s; same-CPU hand-off %s; %s",
-		 activated ? "(socket activation) " : "", d->config.socket_path,
+		 activated ? "(socket activation) " : "", listen_name(listen_fd, name, sizeof(name)),
 		 d->config.sync && d->features.sync_wake_up ? "on" : "off",
 		 d->config.harden ? "hardened" : "NOT hardened (--no-harden)");
 	notify_ready();

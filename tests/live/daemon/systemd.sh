@@ -76,11 +76,24 @@ expect_grep "socket activation: the first connection is served" "$OUT" '"ok":tru
 SOCK=$ASOCK
 register -- "$PROBE" getppid
 expect_out "socket activation: a sandbox registers" "ret=42"
-grep -q 'listening on (socket activation)' "$T/act.err" || fail "not activated: $(cat "$T/act.err")"
+grep -q "listening on (socket activation) $ASOCK;" "$T/act.err" || fail "not activated: $(cat "$T/act.err")"
 [ ! -e "$T/unused.sock" ] || fail "--socket was bound despite socket activation"
 say "ok: the passed socket is used, --socket is not bound"
 DPID=$(pgrep -P "$act" unotifyd || echo "$act")
 kill -TERM "$DPID" "$act" 2>/dev/null || true
+wait "$act" 2>/dev/null || true
+
+# An abstract socket has no permissions: anyone may connect, and is refused.
+systemd-socket-activate -l "@unotify-test-$$" "$UNOTIFYD" --socket "$T/unused.sock" \
+	--policy-dir "$T/policies" --log "$T/audit2.log" --seccomp-default kill 2>"$T/abs.err" &
+act=$!
+track_pid "$act"
+# systemd-socket-activate starts the daemon at the first connection.
+wait_until 10 sh -c "timeout 5 '$PROBE' connect stream unix @unotify-test-$$ | grep -q ."
+wait_until 10 grep -q "is an abstract socket" "$T/abs.err" ||
+	fail "no warning about an abstract socket: $(cat "$T/abs.err")"
+say "ok: an activated abstract socket is warned about"
+kill -TERM "$act" 2>/dev/null || true
 wait "$act" 2>/dev/null || true
 
 # ---- Journal stream: priorities as <N> prefixes ----
