@@ -79,7 +79,7 @@ static struct {
 } closing_queue = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.more = PTHREAD_COND_INITIALIZER,
-	.drained = PTHREAD_COND_INITIALIZER,
+	.drained = PTHREAD_COND_INITIALIZER, /* on CLOCK_MONOTONIC from closing_start */
 };
 
 static void closing_on_signal(int sig)
@@ -228,8 +228,14 @@ static int closing_spawn(void *(*fn)(void *), void *arg)
 
 int closing_start(void)
 {
+	pthread_condattr_t attr;
 	int r = 0;
 
+	/* closing_stop's deadline, on the clock no one sets. */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&closing_queue.drained, &attr);
+	pthread_condattr_destroy(&attr);
 	for (unsigned int i = 0; i < CLOSING_THREADS && r == 0; i++) {
 		r = closing_spawn(closing_thread, NULL);
 		if (r == 0)
@@ -286,7 +292,7 @@ void closing_stop(int timeout_ms)
 {
 	struct timespec deadline;
 
-	clock_gettime(CLOCK_REALTIME, &deadline);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += timeout_ms / 1000;
 	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
 	if (deadline.tv_nsec >= 1000000000L) {

@@ -214,11 +214,16 @@ int listen_open(const struct daemon_config *c, int *ret_fd, bool *ret_activated)
 void listen_close(const struct daemon_config *c, int fd, bool activated)
 {
 	/*
+	 * The name first, while we still listen: a daemon starting meanwhile
+	 * finds the path free, or ours answering (listen_remove_stale leaves
+	 * a live socket be), never its own socket unlinked by us. An
+	 * activated socket belongs to systemd, which keeps listening on it.
+	 */
+	if (!activated && fd >= 0)
+		unlink(c->socket_path);
+	/*
 	 * Not here: the last close releases every connection still in the
 	 * backlog, and the descriptors queued on them (closing.c).
 	 */
 	fd = closing_apart(fd);
-	/* An activated socket belongs to systemd, which keeps listening on it. */
-	if (!activated)
-		unlink(c->socket_path);
 }
