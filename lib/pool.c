@@ -473,8 +473,9 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 		t->spreading = false;
 		p->spreading--;
 	}
-	if (decided == -ENOTRECOVERABLE)
-		pool_finish_locked(p, decided);
+	/* *stop is checked after every call (unotify.h), a worker's too. */
+	if (decided == -ENOTRECOVERABLE || (p->stop && *p->stop))
+		pool_finish_locked(p, decided == -ENOTRECOVERABLE ? decided : 0);
 	pthread_mutex_unlock(&p->lock);
 	return 1;
 }

@@ -293,7 +293,9 @@ int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdi
  * Supervises in the calling thread (and up to ops->threads - 1 more, which
  * it starts and joins), blocking in RECV, until no task uses the filter
  * (returns 0) or a hard error (negative errno, -ENOTRECOVERABLE from decide
- * included). *stop, when not NULL, is checked after every notification.
+ * included). *stop, when not NULL, is checked after every notification,
+ * by whichever thread decided it; with several threads, calls already
+ * received by another are still decided.
  * A verdict the kernel does not take fails the call: with EMFILE when an
  * fd verdict finds the target's table full (its own open would), else
  * with ENOSYS.

@@ -118,6 +118,8 @@ static int recv_fd(int sock)
 }
 
 char self_exe[4096];
+/* In the target: its end of the socket pair, which target_finish closes. */
+static int target_sock = -1;
 
 /* In the exec'd target (outside valgrind, if the test runs under it). */
 static _Noreturn void target_child(int sock, int (*fn)(pid_t))
@@ -135,6 +137,7 @@ static _Noreturn void target_child(int sock, int (*fn)(pid_t))
 	close((int)fd);
 	if (read(sock, &go, 1) != 1)
 		_exit(92);
+	target_sock = sock;
 	_exit(fn(parent));
 }
 
@@ -615,6 +618,60 @@ static bool test_supervise_stop(void)
 	return true;
 }
 
+/*
+ * A decision slow enough that another thread of the pool takes the
+ * receiver's role meanwhile (as any blocking one): the call is then
+ * answered by a worker, and the flag it sets must end the loop there too.
+ */
+static int decide_slowly_7_then_stop(unotify_listener *l, const struct seccomp_notif *req,
+				     struct unotify_verdict *ret, void *userdata)
+{
+	struct counts *c = userdata;
+	struct timespec slow = { .tv_nsec = 300 * 1000 * 1000 };
+
+	c->decided++;
+	nanosleep(&slow, NULL);
+	c->stop = true;
+	*ret = unotify_verdict_value(7);
+	return 0;
+}
+
+/* One call, then nothing until the test is done with the listener (the socket's EOF). */
+static int child_7_wait_enosys(pid_t parent)
+{
+	char eof;
+
+	if (syscall(__NR_getppid) != 7)
+		return 1;
+	if (read(target_sock, &eof, 1) != 0)
+		return 3;
+	return syscall(__NR_getppid) == -1 && errno == ENOSYS ? 0 : 2;
+}
+
+/*
+ * No second call comes to end the loop: before, only the receiver's own
+ * calls were followed by a look at the flag, and the loop went on until
+ * the target exited (here: never, the alarm ends the test).
+ */
+static bool test_supervise_stop_worker(void)
+{
+	struct counts c = { .fd = -1 };
+	struct unotify_loop_ops ops = { .decide = decide_slowly_7_then_stop, .threads = 4,
+					.userdata = &c };
+	struct target t;
+	int r;
+
+	EXPECT(target_start(&t, "7_wait_enosys"));
+	target_go(&t);
+	alarm(30); /* a loop that never ends fails the test, not the suite's time */
+	r = unotify_supervise(t.l, &ops, &c.stop);
+	alarm(0);
+	EXPECT_EQ(r, 0);
+	EXPECT_EQ(c.decided, 1);
+	EXPECT_EQ(target_finish(&t), 0);
+	return true;
+}
+
 int child_enosys(pid_t parent)
 {
 	return syscall(__NR_getppid) == -1 && errno == ENOSYS ? 0 : 1;
@@ -706,6 +763,7 @@ static const struct {
 	{ "reused", child_reused },
 	{ "three_then_enosys", child_three_then_enosys },
 	{ "7_then_enosys", child_7_then_enosys },
+	{ "7_wait_enosys", child_7_wait_enosys },
 	{ "enosys", child_enosys },
 	{ "42_three_times", child_42_three_times },
 };
@@ -809,6 +867,8 @@ static const struct test_entry lib_tests[] = {
 	{ "supervise until the target exits; decide errors fail closed", test_supervise, false,
 	  false },
 	{ "supervise stops on the flag", test_supervise_stop, false, false },
+	{ "supervise with threads stops on the flag a worker's call set", test_supervise_stop_worker,
+	  false, false },
 	{ "listener closed while a call waits: ENOSYS", test_fail_closed_pending, false, false },
 	{ "a target proves an earlier read: afresh, or kept, watched, for a later call",
 	  test_target_proves_reads, false, false },
