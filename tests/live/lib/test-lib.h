@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Shared by the two halves of the live libunotify test (test-lib.c: the
- * harness, listener, replies, memory, supervise; test-spawn.c: spawn).
+ * Shared by the parts of the live libunotify test (test-lib.c: the
+ * harness, listener, replies, memory, supervise; test-target.c: the forked
+ * targets; test-spawn.c: spawn).
  */
 #ifndef UNOTIFY_TEST_LIB_H
 #define UNOTIFY_TEST_LIB_H
@@ -10,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "unotify.h"
 
 #define EXPECT(cond)                                                                   \
 	do {                                                                           \
@@ -46,6 +49,24 @@ struct counts {
 
 /* This program, exec'd as a target (--target) or a spawned program (--child). */
 extern char self_exe[4096];
+
+/* test-target.c: a forked target (`test-lib --target NAME`) and its listener. */
+struct seccomp_notif;
+struct target {
+	pid_t pid;
+	int sock;
+	unotify_listener *l;
+};
+/* In the target: its end of the socket pair, which target_finish closes. */
+extern int target_sock;
+/* In the exec'd target: loads the filter, hands the listener over, runs fn when told. */
+_Noreturn void target_child(int sock, int (*fn)(pid_t));
+bool target_start(struct target *t, const char *name);
+void target_go(struct target *t);
+/* The child's status as a shell shows it; the listener is freed. */
+int target_finish(struct target *t);
+/* The next notification, which must be t's getppid. */
+bool recv_getppid(unotify_listener *l, pid_t pid, const struct seccomp_notif **ret);
 
 /* test-lib.c: the target whose notified getppid must fail with ENOSYS. */
 int child_enosys(pid_t parent);
