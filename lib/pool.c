@@ -456,10 +456,11 @@ static bool pool_wait_role(struct pool_thread *t)
 static int pool_after_worker(struct pool_thread *t, int decided)
 {
 	struct pool *p = t->p;
+	bool stop = p->stop && *p->stop; /* the flag this call's decision may have set */
 
 	pthread_mutex_lock(&p->lock);
 	pool_wait_done_locked(t);
-	if (t->spreading && p->partners < POOL_PARTNERS && decided != -ENOTRECOVERABLE &&
+	if (t->spreading && p->partners < POOL_PARTNERS && decided != -ENOTRECOVERABLE && !stop &&
 	    !atomic_load(&p->done) && atomic_load_explicit(&p->spread, memory_order_relaxed) > 0) {
 		t->partnering = true;
 		p->partners++;
@@ -474,7 +475,7 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 		p->spreading--;
 	}
 	/* *stop is checked after every call (unotify.h), a worker's too. */
-	if (decided == -ENOTRECOVERABLE || (p->stop && *p->stop))
+	if (decided == -ENOTRECOVERABLE || stop)
 		pool_finish_locked(p, decided == -ENOTRECOVERABLE ? decided : 0);
 	pthread_mutex_unlock(&p->lock);
 	return 1;
