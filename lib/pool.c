@@ -350,13 +350,7 @@ static void pool_sleep_locked(struct pool *p, uint64_t ns)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += (time_t)(ns / 1000000000u);
-	ts.tv_nsec += (long)(ns % 1000000000u);
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	monotonic_deadline(ns, &ts);
 	pthread_cond_timedwait(&p->watch, &p->lock, &ts);
 }
 

@@ -4,8 +4,10 @@
 #define UNOTIFY_UTIL_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
@@ -87,6 +89,18 @@ static inline void fclosep(FILE **f)
 static inline int negative_errno(void)
 {
 	return errno > 0 ? -errno : -EIO;
+}
+
+/* CLOCK_MONOTONIC now plus ns: a deadline for a wait on that clock. */
+static inline void monotonic_deadline(uint64_t ns, struct timespec *ret)
+{
+	clock_gettime(CLOCK_MONOTONIC, ret);
+	ret->tv_sec += (time_t)(ns / 1000000000u);
+	ret->tv_nsec += (long)(ns % 1000000000u);
+	if (ret->tv_nsec >= 1000000000L) {
+		ret->tv_sec++;
+		ret->tv_nsec -= 1000000000L;
+	}
 }
 
 #endif

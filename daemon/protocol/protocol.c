@@ -213,17 +213,6 @@ static int proto_parse_chunk(json_tokener *tok, const char *buf, size_t n,
 	return 1;
 }
 
-static void proto_deadline(int timeout_ms, struct timespec *ret)
-{
-	clock_gettime(CLOCK_MONOTONIC, ret);
-	ret->tv_sec += timeout_ms / 1000;
-	ret->tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (ret->tv_nsec >= 1000000000) {
-		ret->tv_sec++;
-		ret->tv_nsec -= 1000000000;
-	}
-}
-
 int proto_read(int fd, int timeout_ms, size_t max, struct proto_message *ret,
 	       const char **ret_why)
 {
@@ -238,7 +227,7 @@ int proto_read(int fd, int timeout_ms, size_t max, struct proto_message *ret,
 		return -ENOMEM;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
 					    JSON_TOKENER_VALIDATE_UTF8);
-	proto_deadline(timeout_ms, &deadline);
+	monotonic_deadline((uint64_t)timeout_ms * 1000000u, &deadline);
 	while (r == 0) {
 		ssize_t n = proto_recv_chunk(fd, &deadline, buf, sizeof(buf), &m, ret_why);
 

@@ -292,13 +292,7 @@ void closing_stop(int timeout_ms)
 {
 	struct timespec deadline;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += timeout_ms / 1000;
-	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
+	monotonic_deadline((uint64_t)timeout_ms * 1000000u, &deadline);
 	pthread_mutex_lock(&closing_queue.lock);
 	while (closing_queue.started && (closing_queue.count > 0 || closing_queue.busy > 0))
 		if (pthread_cond_timedwait(&closing_queue.drained, &closing_queue.lock,

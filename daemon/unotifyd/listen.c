@@ -24,6 +24,7 @@
 #include "listen.h"
 #include "log.h"
 #include "notify.h"
+#include "peer.h"
 
 /* An inherited fd must be a listening AF_UNIX stream socket. */
 static int listen_check_inherited(int fd)
@@ -138,14 +139,6 @@ static int listen_open_socket(const struct daemon_config *c, int *ret_fd, bool *
 	return 0;
 }
 
-static bool listen_gid_allowed(const struct daemon_config *c, gid_t gid)
-{
-	for (size_t i = 0; i < c->n_allow_gids; i++)
-		if (c->allow_gids[i] == gid)
-			return true;
-	return gid == 0; /* root's group: the default, root alone on most systems */
-}
-
 const char *listen_name(int fd, char *buf, size_t size)
 {
 	struct sockaddr_un sa;
@@ -181,6 +174,7 @@ static void listen_warn_mode(const struct daemon_config *c, int fd)
 {
 	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 2], what[128];
 	struct stat st;
+	bool group_ok;
 
 	listen_name(fd, name, sizeof(name));
 	if (name[0] == '@') {
@@ -193,7 +187,9 @@ static void listen_warn_mode(const struct daemon_config *c, int fd)
 	snprintf(what, sizeof(what), "(mode %04o, owner %u, group %u) lets users connect",
 		 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid,
 		 (unsigned int)st.st_gid);
-	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !listen_gid_allowed(c, st.st_gid)) ||
+	/* Root's group is the default, and root alone is in it on most systems. */
+	group_ok = st.st_gid == 0 || peer_gid_allowed(c, st.st_gid);
+	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !group_ok) ||
 	    ((st.st_mode & S_IWUSR) && st.st_uid != 0))
 		listen_warn(name, what);
 	else if (getxattr(name, "system.posix_acl_access", NULL, 0) >= 0)

@@ -39,7 +39,7 @@ struct peer_conn {
 	struct pending_key key; /* its client's share of the connections being read */
 };
 
-static bool peer_gid_allowed(const struct daemon_config *c, gid_t gid)
+bool peer_gid_allowed(const struct daemon_config *c, gid_t gid)
 {
 	for (size_t i = 0; i < c->n_allow_gids; i++)
 		if (c->allow_gids[i] == gid)

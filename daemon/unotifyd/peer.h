@@ -13,6 +13,8 @@
 
 /* The peer's credentials as it connected (SO_PEERCRED). */
 int peer_credentials(int fd, struct ucred *ret);
+/* gid is one of the --allow-groups. */
+bool peer_gid_allowed(const struct daemon_config *c, gid_t gid);
 /* Root, or a member of an --allow-group (primary, or supplementary by SO_PEERGROUPS)? */
 bool peer_allowed(const struct daemon_config *c, int fd, const struct ucred *cred);
 /*

@@ -29,7 +29,16 @@ start_daemon
 # Where the attack, as nobody too, says it is ready.
 mkdir "$T/w"
 chmod 1777 "$T/w"
-BASE_THREADS=$(awk '/^Threads:/ { print $2 }' "/proc/$DPID/status")
+
+daemon_threads() {
+	awk '/^Threads:/ { print $2 }' "/proc/$DPID/status"
+}
+
+daemon_gone() {
+	! daemon_alive
+}
+
+BASE_THREADS=$(daemon_threads)
 
 # hold AS N MODE: the attack's r24-linger as AS (root or nobody), in the
 # background (pid $HOLD), until every connection is sent.
@@ -46,14 +55,13 @@ hold() {
 	wait_until 30 test -e "$T/w/ready"
 }
 
+threads_back() {
+	[ "$(daemon_threads)" -le "$BASE_THREADS" ]
+}
+
 # threads_settle: the daemon back to its threads before the attack, within 10 s.
 threads_settle() {
-	_i=0
-	while [ "$(awk '/^Threads:/ { print $2 }' "/proc/$DPID/status")" -gt "$BASE_THREADS" ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 200 ] || return 1
-		sleep 0.05
-	done
+	wait_until 10 threads_back
 }
 
 # linger_case NAME WHAT AS N MODE: AS sends N connections of MODE and keeps
@@ -77,7 +85,7 @@ linger_case() {
 		if [ -n "$_why" ]; then
 			case_fail "$_why"
 		elif ! threads_settle; then
-			case_fail "unotifyd keeps $(awk '/^Threads:/ { print $2 }' "/proc/$DPID/status") threads, $BASE_THREADS before"
+			case_fail "unotifyd keeps $(daemon_threads) threads, $BASE_THREADS before"
 		else
 			case_pass "both registered and ran; unotifyd back to $BASE_THREADS threads"
 		fi
@@ -131,7 +139,7 @@ else
 	if [ "$_rc" != 0 ]; then
 		case_fail "a registration meanwhile: status $_rc: $(printf '%s' "$ERR" | tail -1)"
 	elif ! threads_settle || [ "$(client_closes)" != 0 ]; then
-		case_fail "the server gone, unotifyd keeps $(awk '/^Threads:/ { print $2 }' "/proc/$DPID/status") threads and $(client_closes) closes"
+		case_fail "the server gone, unotifyd keeps $(daemon_threads) threads and $(client_closes) closes"
 	else
 		case_pass "5 closes counted and shown, others served; all ended with the server"
 	fi
@@ -154,7 +162,7 @@ else
 	kill -CONT "$DPID"
 	if ! grep -q "^LINGER 20 sent, 0 failed" "$T/hold.out"; then
 		case_fail "the attack on the backlog did not run: $(tail -2 "$T/hold.out")"
-	elif wait_until 20 sh -c "! kill -0 $DPID 2>/dev/null || grep -q '^State:.*zombie' /proc/$DPID/status"; then
+	elif wait_until 20 daemon_gone; then
 		case_pass "unotifyd stopped at SIGTERM"
 	else
 		case_fail "unotifyd did not stop within 20 s of SIGTERM (state $(daemon_state))"
