@@ -94,6 +94,23 @@ static bool pool_queue_sign(struct pool *p, uint32_t pid, bool queued)
 }
 
 /*
+ * Spreading lasts POOL_SPREAD_CALLS calls after a sign, one call less for
+ * each without; the calls left. Relaxed: a lost update only shortens or
+ * lengthens spreading by a call.
+ */
+static unsigned int pool_spread_count(struct pool *p, bool sign)
+{
+	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
+
+	if (sign)
+		spread = POOL_SPREAD_CALLS;
+	else if (spread > 0)
+		spread--;
+	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
+	return spread;
+}
+
+/*
  * Several target threads calling at once (-jN): while the receiver decides
  * one, the others' calls queue behind it. For POOL_SPREAD_CALLS calls after
  * a sign of it (pool_queue_sign, or the partner deciding a call meanwhile:
@@ -108,15 +125,12 @@ static bool pool_queue_sign(struct pool *p, uint32_t pid, bool queued)
 bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_t got,
 			uint64_t waited)
 {
-	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
+	unsigned int spread;
 
 	if (p->cpus < 2)
 		return false;
-	if (pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS) || atomic_load(&p->partner_busy))
-		spread = POOL_SPREAD_CALLS;
-	else if (spread > 0)
-		spread--;
-	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
+	spread = pool_spread_count(p, pool_queue_sign(p, req->pid, waited < POOL_QUEUED_NS) ||
+					      atomic_load(&p->partner_busy));
 	return spread > 0 && pool_cost(p, req) > POOL_SPREAD_NS &&
 	       got >= atomic_load_explicit(&p->quiet_until, memory_order_relaxed);
 }
@@ -194,13 +208,8 @@ static bool pool_after_partner(struct pool_thread *t, int decided)
 static void pool_partner_sign(struct pool *p)
 {
 	uint64_t busy = atomic_load(&p->busy);
-	unsigned int spread = atomic_load_explicit(&p->spread, memory_order_relaxed);
 
-	if (busy != 0 && !(busy & POOL_REPLYING))
-		spread = POOL_SPREAD_CALLS;
-	else if (spread > 0)
-		spread--;
-	atomic_store_explicit(&p->spread, spread, memory_order_relaxed);
+	pool_spread_count(p, busy != 0 && !(busy & POOL_REPLYING));
 }
 
 /*
