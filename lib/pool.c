@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Several supervising threads on one listener, one in RECV (two while
- * target threads' calls keep meeting: pool_partner).
+ * target threads' calls meet: lib/pool-partner.c).
  *
  * The kernel wakes every thread blocked in RECV on a listener for each
  * notification (Linux 6.6+), on the target's CPU with the same-CPU hint:
  * two receivers cost a wake-up per call, worth it only while calls meet
- * (pool_partner). So one thread holds the receiver role at a time. It
+ * (the partner). So one thread holds the receiver role at a time. It
  * decides and answers each call inline, as the single-threaded loop does,
  * and the reply comes from the CPU the target sleeps on. A call that
  * blocks (a FIFO's open, a connect that is not accepted, a slow file
@@ -31,16 +31,19 @@
  * whether the sandbox was busy or idle.
  *
  * Several target threads calling at once (make -jN) queue behind the
- * receiver while it decides: once that is seen (lib/pool-spread.c,
- * pool_should_spread), a costly call (a decided open, not a getppid) gives
- * the role away before it is decided, so the next call is decided on
- * another CPU meanwhile, at most one such worker per CPU, and only while
- * the threads it wakes find a CPU free (a spread that waits for one costs
- * more than it saves). The first such worker then stays in RECV beside the
- * receiver while calls keep meeting (pool_partner): two receivers, each
- * woken by the kernel on the caller's CPU, rather than a hand-off per
- * call. The reply still comes from the thread the kernel woke on the
- * target's CPU.
+ * receiver while it decides. The first call found waiting that is another
+ * thread's than the one just decided forms the partner
+ * (lib/pool-partner.c): a parked thread goes to RECV beside the receiver
+ * while calls keep meeting, two receivers each woken by the kernel on the
+ * caller's CPU, with no call handed over. More threads calling than two
+ * receivers take (three different ones found waiting in a row:
+ * lib/pool-spread.c, pool_should_spread) make a costly call (a decided
+ * open, not a getppid) give the role away before it is decided, so the
+ * next call is decided on another CPU meanwhile, at most one such worker
+ * (the partner included) per CPU besides the receiver, and only while the
+ * threads it wakes find a CPU free (a spread that waits for one costs more
+ * than it saves). Every reply still comes from the thread the kernel woke
+ * on the target's CPU.
  *
  * A worker whose call went away (the target was killed) is interrupted (so
  * is the receiver inside a wait it announced, when no thread was spare):
@@ -134,7 +137,7 @@ static void *pool_thread_main(void *arg);
  * credentials, and a deciding thread may be acting as a target (chrooted,
  * the target's ids and capabilities) at any moment. The watchdog never is.
  */
-static struct pool_thread *pool_spare_locked(struct pool *p, bool create)
+struct pool_thread *pool_spare_locked(struct pool *p, bool create)
 {
 	struct pool_thread *t;
 	pthread_attr_t attr;
@@ -380,9 +383,12 @@ static void *pool_watch_main(void *arg)
 		bool active = v != 0 || seq != last_seq || partner != last_partner ||
 			      atomic_load(&p->done);
 
-		/* Asked for by a thread about to wait (pool_may_block) or to spread. */
+		/* Asked for by a thread about to wait (pool_may_block), to spread, or to partner. */
 		if (p->want_spare)
 			pool_spare_locked(p, true);
+		if (p->want_partner && !pool_partner_form_locked(p, true))
+			atomic_store_explicit(&p->partnered, false, memory_order_relaxed);
+		p->want_partner = false;
 		if (p->want && p->want == v && pool_takeover_locked(p, v, true))
 			v = 0;
 		p->want_spare = false;
@@ -430,38 +436,30 @@ void pool_kick(struct pool *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Waits for the role; false at the end. */
-static bool pool_wait_role(struct pool_thread *t)
+/* Waits for the role (1) or the partner's (2, pool_partner_form_locked); 0 at the end. */
+static int pool_wait_role(struct pool_thread *t)
 {
 	struct pool *p = t->p;
-	bool r;
+	int r;
 
 	pthread_mutex_lock(&p->lock);
-	while (!atomic_load(&p->done) && t->role != POOL_RECEIVER)
+	while (!atomic_load(&p->done) && t->role == POOL_PARKED)
 		pthread_cond_wait(&p->parked, &p->lock);
-	r = !atomic_load(&p->done);
+	r = atomic_load(&p->done) ? 0 : t->role == POOL_RECEIVER ? 1 : 2;
 	if (p->spread_woken)
 		pool_spread_woken_locked(p);
 	pthread_mutex_unlock(&p->lock);
 	return r;
 }
 
-/* A call decided after the role was given away: a partner next (2), parked, or the end. */
-static int pool_after_worker(struct pool_thread *t, int decided)
+/* A call decided after the role was given away: parked, or the end. */
+static void pool_after_worker(struct pool_thread *t, int decided)
 {
 	struct pool *p = t->p;
 	bool stop = p->stop && *p->stop; /* the flag this call's decision may have set */
 
 	pthread_mutex_lock(&p->lock);
 	pool_wait_done_locked(t);
-	if (t->spreading && p->partners < POOL_PARTNERS && decided != -ENOTRECOVERABLE && !stop &&
-	    !atomic_load(&p->done) && atomic_load_explicit(&p->spread, memory_order_relaxed) > 0) {
-		t->partnering = true;
-		p->partners++;
-		atomic_store(&t->id, 0);
-		pthread_mutex_unlock(&p->lock);
-		return 2;
-	}
 	if (t->role == POOL_WORKER)
 		t->role = POOL_PARKED;
 	if (t->spreading) {
@@ -472,7 +470,6 @@ static int pool_after_worker(struct pool_thread *t, int decided)
 	if (decided == -ENOTRECOVERABLE || stop)
 		pool_finish_locked(p, decided == -ENOTRECOVERABLE ? decided : 0);
 	pthread_mutex_unlock(&p->lock);
-	return 1;
 }
 
 /*
@@ -532,7 +529,7 @@ int pool_decide(struct pool_thread *t, uint64_t *seq, uint64_t got, uint64_t *re
 	return decided;
 }
 
-/* Holds the role until it gives it away (1; 2: a partner next, pool_partner) or the end (0). */
+/* Holds the role until it gives it away (1) or the end (0). */
 static int pool_receive(struct pool_thread *t)
 {
 	struct pool *p = t->p;
@@ -566,8 +563,10 @@ static int pool_receive(struct pool_thread *t)
 		if (pool_should_spread(p, t->req, got, got - before))
 			pool_spread(t, seq);
 		r = pool_decide(t, &seq, got, &before);
-		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0))
-			return pool_after_worker(t, r);
+		if (!atomic_compare_exchange_strong(&p->busy, &seq, 0)) {
+			pool_after_worker(t, r);
+			return 1;
+		}
 		if (r == -ENOTRECOVERABLE || (p->stop && *p->stop)) {
 			pool_finish(p, r == -ENOTRECOVERABLE ? r : 0);
 			return 0;
@@ -575,7 +574,7 @@ static int pool_receive(struct pool_thread *t)
 	}
 }
 
-/* Until the end: the role, calls, the role given away, a partner, parked, the role again. */
+/* Until the end: the role and calls, or a partner's calls; parked; again. */
 static void pool_loop(struct pool_thread *t)
 {
 	struct pool *p = t->p;
@@ -584,8 +583,10 @@ static void pool_loop(struct pool_thread *t)
 	pool_self = t;
 	pool_unblock_signal();
 	do {
-		r = pool_wait_role(t) ? pool_receive(t) : 0;
-		if (r == 2)
+		r = pool_wait_role(t);
+		if (r == 1)
+			r = pool_receive(t);
+		else if (r == 2)
 			r = pool_partner(t);
 	} while (r == 1);
 	pthread_mutex_lock(&p->lock);

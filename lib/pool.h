@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The pool's own parts, shared by lib/pool.c (its threads, the receiver
- * role, workers, the watchdog) and lib/pool-spread.c (spreading calls over
- * CPUs, the partner receiver). Nothing outside these two files uses them.
+ * role, workers, the watchdog), lib/pool-spread.c (spreading calls over
+ * CPUs) and lib/pool-partner.c (the partner receiver). Nothing outside
+ * these files uses them.
  */
 #ifndef UNOTIFY_POOL_H
 #define UNOTIFY_POOL_H
@@ -20,7 +21,8 @@
 #define POOL_SPREAD_NS 20000       /* a decision this costly is worth a wake-up to spread */
 #define POOL_SPREAD_CALLS 64       /* spreading lasts this many calls after the last sign */
 #define POOL_SPREAD_TURNS 32       /* two threads this long in turns: they only call */
-#define POOL_PARTNERS 1            /* threads in RECV beside the receiver, while spreading */
+#define POOL_PARTNERS 1            /* threads in RECV beside the receiver, while calls meet */
+#define POOL_PARTNER_CALLS 1024    /* the partner stays this many calls after calls last met */
 #define POOL_SPREAD_QUIET_NS (50ULL * 1000 * 1000) /* no spreading after a slow wake-up */
 #define POOL_REPLYING (1ULL << 63) /* in p->busy: the receiver replies, leave it be */
 
@@ -40,8 +42,8 @@ struct pool_thread {
 	_Atomic uint64_t id;      /* the call being decided, set before p->busy */
 	_Atomic uint32_t pid;     /* its target thread (0: not in our pid namespace) */
 	atomic_bool signalled;    /* interrupted: the target has a signal to handle */
-	bool spreading;           /* gave the role away to spread calls (under p->lock) */
-	bool partnering;          /* a worker receiving beside the receiver (idem, pool_partner) */
+	bool spreading;           /* gave the role away to spread calls, or partners (under p->lock) */
+	bool partnering;          /* receives beside the receiver (idem, pool_partner) */
 	bool replying;            /* the partner replies: not to be interrupted (idem) */
 	bool waiting;             /* in a wait pool_may_block/pool_wait_begin announced (idem) */
 	bool interrupted;         /* sent UNOTIFY_INTERRUPT_SIGNAL in that wait (idem) */
@@ -61,6 +63,7 @@ struct pool {
 	int watch_ready;          /* 1 once the watchdog runs, -errno if it cannot */
 	atomic_bool watch_idle;   /* the watchdog sleeps longer than a tick: kick it */
 	bool want_spare;          /* asked of the watchdog: a parked thread */
+	bool want_partner;        /* asked of the watchdog: a partner, of a new thread if need be */
 	uint64_t want;            /* asked of the watchdog: take the role from this call */
 	atomic_bool done;         /* written under the lock, read by receivers without */
 	bool watch_stop;
@@ -69,10 +72,13 @@ struct pool {
 	unsigned int n, max;
 	/* Spreading calls over CPUs (pool_should_spread): the role holder's, but for cost. */
 	unsigned int cpus;        /* CPUs we may run on */
-	unsigned int spreading;   /* workers deciding spread calls (under the lock) */
-	unsigned int partners;    /* workers receiving beside the receiver (idem) */
+	unsigned int spreading;   /* workers deciding spread calls, and the partner (under the lock) */
+	unsigned int partners;    /* threads receiving beside the receiver (idem) */
+	atomic_bool partnered;    /* a partner receives, or is asked for (written under the lock) */
 	atomic_bool partner_busy; /* the partner decides a call (not yet replying) */
 	_Atomic uint64_t partner_seq; /* the partner's calls, counted for the watchdog */
+	atomic_uint partner_left; /* the partner's calls left (lib/pool-partner.c) */
+	_Atomic uint32_t last_pid;      /* the receiver's last call's target thread */
 	_Atomic uint32_t queued_pid[2]; /* the last two calls found waiting, in a row */
 	atomic_uint turns;        /* calls found waiting in a row, each of another thread */
 	atomic_uint spread;
@@ -91,9 +97,27 @@ static inline uint64_t pool_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A life counted in calls (spreading's, the partner's): full again at a
+ * sign, one call less for each call without; the calls left. Relaxed: a
+ * lost update only shortens or lengthens it by a call.
+ */
+static inline unsigned int pool_count_calls(atomic_uint *left, bool sign, unsigned int full)
+{
+	unsigned int n = atomic_load_explicit(left, memory_order_relaxed);
+
+	if (sign)
+		n = full;
+	else if (n > 0)
+		n--;
+	atomic_store_explicit(left, n, memory_order_relaxed);
+	return n;
+}
+
 /* pool.c */
 void pool_finish(struct pool *p, int err);
 void pool_finish_locked(struct pool *p, int err);
+struct pool_thread *pool_spare_locked(struct pool *p, bool create);
 bool pool_takeover_locked(struct pool *p, uint64_t v, bool create);
 void pool_request_locked(struct pool *p, uint64_t v);
 void pool_wait_done_locked(struct pool_thread *t);
@@ -106,6 +130,10 @@ bool pool_should_spread(struct pool *p, const struct seccomp_notif *req, uint64_
 			uint64_t waited);
 void pool_spread(struct pool_thread *t, uint64_t seq);
 void pool_spread_woken_locked(struct pool *p);
+
+/* pool-partner.c */
+bool pool_partner_form_locked(struct pool *p, bool create);
+void pool_partner_meet(struct pool *p, uint32_t pid, bool queued);
 uint64_t pool_partner_reply(struct pool_thread *t, struct unotify_verdict *v, uint64_t got);
 int pool_partner(struct pool_thread *t);
 
