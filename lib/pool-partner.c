@@ -46,6 +46,7 @@ bool pool_partner_form_locked(struct pool *p, bool create)
 	t->spreading = true;
 	p->partners++;
 	p->spreading++;
+	p->partners_formed++;
 	atomic_store(&t->id, 0); /* between calls: the watchdog leaves it be */
 	pthread_cond_broadcast(&p->parked);
 	return true;

@@ -129,6 +129,7 @@ void pool_spread(struct pool_thread *t, uint64_t seq)
 		if (pool_takeover_locked(p, seq, false)) {
 			t->spreading = true;
 			p->spreading++;
+			p->spreads++;
 			p->spread_woken = pool_now_ns();
 		} else {
 			pool_request_locked(p, 0); /* a spare for the next one */

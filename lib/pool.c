@@ -188,6 +188,7 @@ bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
 	old->role = POOL_WORKER;
 	next->role = POOL_RECEIVER;
 	p->receiver = next;
+	p->takeovers++;
 	pthread_cond_broadcast(&p->parked);
 	return true;
 }
@@ -238,6 +239,8 @@ bool pool_may_block(void)
 	v = atomic_load(&p->busy);
 	if (p->receiver == t && t->role == POOL_RECEIVER && !pool_takeover_locked(p, v, false))
 		pool_request_locked(p, v);
+	else if (t->partnering)
+		p->partner_waits++; /* the receiver receives meanwhile: as a takeover */
 	pthread_mutex_unlock(&p->lock);
 	return true;
 }
@@ -649,6 +652,21 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
+/* After pool_join: nobody else writes. */
+static void pool_stats(const struct pool *p, struct unotify_supervise_stats *s)
+{
+	uint64_t partner = atomic_load(&p->partner_seq);
+
+	*s = (struct unotify_supervise_stats){
+		.threads = p->n,
+		.calls = atomic_load(&p->seq) + partner,
+		.partner_calls = partner,
+		.partners = p->partners_formed,
+		.spread = p->spreads,
+		.taken_over = p->takeovers - p->spreads + p->partner_waits,
+	};
+}
+
 static unsigned int pool_cpus(void)
 {
 	cpu_set_t set;
@@ -726,6 +744,8 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 	}
 	pool_loop(&p->threads[0]);
 	pool_join(p);
+	if (ops->stats)
+		pool_stats(p, ops->stats);
 	r = p->error;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	pool_free(p);

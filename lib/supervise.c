@@ -130,21 +130,19 @@ static int supervise_one(unotify_listener *l, const struct unotify_loop_ops *ops
 	return decided == -ENOTRECOVERABLE ? decided : 0;
 }
 
-int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
-		      const volatile bool *stop)
+/* The calling thread alone; *calls counts the notifications received. */
+static int supervise_single(unotify_listener *l, const struct unotify_loop_ops *ops,
+			    const volatile bool *stop, uint64_t *calls)
 {
 	const struct seccomp_notif *req;
 	int r;
 
-	if (!ops || !ops->decide)
-		return -EINVAL;
-	if (ops->threads > 1)
-		return pool_supervise(l, ops, stop);
 	for (;;) {
 		r = unotify_listener_recv(l, &req);
 		if (r == -EPIPE)
 			return 0;
 		if (r == 0) {
+			(*calls)++;
 			r = supervise_one(l, ops, req);
 			if (r < 0)
 				return r;
@@ -153,4 +151,20 @@ int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		if (stop && *stop)
 			return 0;
 	}
+}
+
+int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		      const volatile bool *stop)
+{
+	uint64_t calls = 0;
+	int r;
+
+	if (!ops || !ops->decide)
+		return -EINVAL;
+	if (ops->threads > 1)
+		return pool_supervise(l, ops, stop);
+	r = supervise_single(l, ops, stop, &calls);
+	if (ops->stats)
+		*ops->stats = (struct unotify_supervise_stats){ .threads = 1, .calls = calls };
+	return r;
 }

@@ -36,6 +36,8 @@ struct run_stats {
 	uint64_t audit_suppressed; /* records --log-limit held back */
 	char log_limit[64];
 	const char *log_level;
+	struct unotify_supervise_stats threads;
+	unsigned int threads_max;  /* --threads; 0: not set (supervision never ran) */
 };
 
 struct run_stats *run_stats_new(void)
@@ -156,6 +158,35 @@ static void run_stats_print_one(FILE *out, int nr, struct run_stats_syscall *c)
 	run_stats_print_own(out, c);
 }
 
+void run_stats_set_threads(struct run_stats *s, const struct unotify_supervise_stats *t,
+			   unsigned int max)
+{
+	s->threads = *t;
+	s->threads_max = max ? max : 1;
+}
+
+/*
+ * How the calls were spread over supervising threads: whether target
+ * threads calling at once were answered at once (the partner), and how
+ * many calls waited, or took long enough, to be finished aside.
+ */
+static void run_stats_print_threads(FILE *out, const struct run_stats *s)
+{
+	const struct unotify_supervise_stats *t = &s->threads;
+
+	if (!s->threads_max)
+		return;
+	fprintf(out, "threads: %u supervised (--threads %u), %llu calls received\n", t->threads,
+		s->threads_max, (unsigned long long)t->calls);
+	if (s->threads_max < 2)
+		return;
+	fprintf(out, "threads: a second receiver while target threads' calls met: formed %llu "
+		"time%s, received %llu calls; %llu calls spread to another thread, %llu finished "
+		"aside (they waited)\n", (unsigned long long)t->partners,
+		t->partners == 1 ? "" : "s", (unsigned long long)t->partner_calls,
+		(unsigned long long)t->spread, (unsigned long long)t->taken_over);
+}
+
 void run_stats_print(const struct run_stats *cs, FILE *out)
 {
 	/* Percentiles sort in place: fine, printing is the last thing a run does. */
@@ -180,4 +211,5 @@ void run_stats_print(const struct run_stats *cs, FILE *out)
 	if (s->audit_suppressed)
 		fprintf(out, "audit: %llu records suppressed (--log-limit %s)\n",
 			(unsigned long long)s->audit_suppressed, s->log_limit);
+	run_stats_print_threads(out, s);
 }

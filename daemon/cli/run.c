@@ -569,11 +569,13 @@ static int run_supervise(struct run_state *s)
 		.observe = s->record ? run_observe : NULL,
 		.filter_is_policy = true, /* run loaded the policy's kernel layer itself */
 	};
+	struct unotify_supervise_stats threads = { 0 };
 	struct unotify_loop_ops ops = {
 		.decide = enforce_decide,
 		.replied = s->stats ? run_replied : NULL,
 		.userdata = &e,
 		.threads = s->o->threads,
+		.stats = s->stats ? &threads : NULL,
 	};
 	int r;
 
@@ -594,6 +596,8 @@ static int run_supervise(struct run_state *s)
 		fprintf(stderr, "unotify: warning: the audit trail is written on the round trip: %s\n",
 			strerror(-r));
 	r = unotify_supervise(s->listener, &ops, NULL);
+	if (s->stats)
+		run_stats_set_threads(s->stats, &threads, s->o->threads);
 	run_syscounts_close(s);
 	run_audit_limit_end(s, &e);
 	if (r < 0)

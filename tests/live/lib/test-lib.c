@@ -445,7 +445,9 @@ static int child_three_then_enosys(pid_t parent)
 static bool test_supervise(void)
 {
 	struct counts c = { .fd = -1 };
-	struct unotify_loop_ops ops = { .decide = decide_value_7, .replied = replied_count, .userdata = &c };
+	struct unotify_supervise_stats st;
+	struct unotify_loop_ops ops = { .decide = decide_value_7, .replied = replied_count,
+					.userdata = &c, .stats = &st };
 	struct target t;
 
 	EXPECT(target_start(&t, "three_then_enosys"));
@@ -453,6 +455,7 @@ static bool test_supervise(void)
 	EXPECT_EQ(unotify_supervise(t.l, &ops, &c.stop), 0);
 	EXPECT_EQ(c.decided, 4);
 	EXPECT_EQ(c.replied, 4);
+	EXPECT(st.threads == 1 && st.calls == 4 && st.partners == 0);
 	EXPECT_EQ(target_finish(&t), 0);
 	return true;
 }
@@ -517,8 +520,9 @@ static int child_7_wait_enosys(pid_t parent)
 static bool test_supervise_stop_worker(void)
 {
 	struct counts c = { .fd = -1 };
+	struct unotify_supervise_stats st;
 	struct unotify_loop_ops ops = { .decide = decide_slowly_7_then_stop, .threads = 4,
-					.userdata = &c };
+					.userdata = &c, .stats = &st };
 	struct target t;
 	int r;
 
@@ -529,6 +533,8 @@ static bool test_supervise_stop_worker(void)
 	alarm(0);
 	EXPECT_EQ(r, 0);
 	EXPECT_EQ(c.decided, 1);
+	/* The one call, taken over after a tick; one thread never forms a partner. */
+	EXPECT(st.calls == 1 && st.taken_over == 1 && st.threads >= 2 && st.partners == 0);
 	EXPECT_EQ(target_finish(&t), 0);
 	return true;
 }

@@ -99,6 +99,47 @@ urun --stats --log /dev/null --rule 'return getppid 42' --rule 'default allow' -
 expect_out "70000 calls" "ok 1"
 expect_stats "getppid: 70000" getppid 70000 0 0 70000 0
 
+say "== what the supervising threads did, under the table"
+# threads_line N: the Nth 'threads:' line of the last run's stderr.
+threads_line() {
+	printf '%s\n' "$ERR" | grep '^threads: ' | sed -n "$1p"
+}
+urun --stats --rule 'return getppid 42' --rule 'default allow' -- \
+	"$PROBE" threads 1 "$T/file" 37 42
+expect_out "one program thread" "ok 1"
+expect_grep "how many threads supervised, and the calls they received" "$(threads_line 1)" \
+	'^threads: [0-9]+ supervised \(--threads 16\), 37 calls received$'
+expect_grep "one program thread's calls never meet: no second receiver" "$(threads_line 2)" \
+	'^threads: a second receiver while target threads.* calls met: formed 0 times, received 0 calls; 0 calls spread to another thread, 0 finished aside \(they waited\)$'
+urun --stats --threads 1 --rule 'return getppid 42' --rule 'default allow' -- \
+	"$PROBE" threads 1 "$T/file" 37 42
+expect_grep "--threads 1: one thread" "$(threads_line 1)" \
+	'^threads: 1 supervised \(--threads 1\), 37 calls received$'
+[ -z "$(threads_line 2)" ] || fail "--threads 1 has no second receiver to report: $(threads_line 2)"
+if [ "$(nproc)" -lt 2 ]; then
+	skip_case "two program threads calling at once: one CPU here, and a second receiver needs two"
+else
+	# Two threads that do nothing but call: their calls meet within the
+	# first few, each time one finds the other's waiting.
+	urun --stats --rule 'return getppid 42' --rule 'default allow' -- \
+		"$PROBE" threads 2 "$T/file" 3000 42
+	expect_out "two program threads" "ok 2"
+	_line=$(threads_line 2)
+	_formed=$(printf '%s\n' "$_line" | sed -n 's/.*formed \([0-9]*\) time.*/\1/p')
+	_took=$(printf '%s\n' "$_line" | sed -n 's/.*received \([0-9]*\) calls;.*/\1/p')
+	[ "${_formed:-0}" -ge 1 ] && [ "${_took:-0}" -ge 1 ] ||
+		fail "two threads calling at once: expected a second receiver that took calls: '$_line'"
+	expect_grep "and all 6000 calls were received" "$(threads_line 1)" '6000 calls received$'
+fi
+# A FIFO's open waits for the other end: finished aside, while the other
+# end's open is received.
+mkfifo "$T/fifo"
+urun --stats --rule "deny openat path=$T/secret" --rule 'default allow' -- \
+	/bin/sh -c "cat '$T/fifo' & echo through >'$T/fifo'; wait"
+expect_out "the FIFO's two ends met" "through"
+expect_grep "the open that waited was finished aside" "$(threads_line 2)" \
+	' [1-9][0-9]* finished aside \(they waited\)$'
+
 say "== without --stats, no table"
 urun --rule 'return getppid 42' --rule 'default allow' -- "$PROBE" getppid
 expect_out "return getppid 42" "ret=42"
