@@ -91,9 +91,9 @@ uint64_t supervise_reply(unotify_listener *l, const struct unotify_loop_ops *ops
 			 const struct seccomp_notif *req, struct unotify_verdict *v,
 			 uint64_t start, bool check_pending, bool want_done);
 
-/* pool.c: unotify_supervise() with ops->threads > 1. */
+/* pool.c: unotify_supervise() with ops->threads > 1; *ret filled when not NULL. */
 int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
-		   const volatile bool *stop);
+		   const volatile bool *stop, struct unotify_supervise_stats *ret);
 /*
  * pool.c, for the perform functions: the calling thread is about to wait in
  * a call that may not return soon (a FIFO's open, a connect); another

@@ -188,7 +188,6 @@ bool pool_takeover_locked(struct pool *p, uint64_t v, bool create)
 	old->role = POOL_WORKER;
 	next->role = POOL_RECEIVER;
 	p->receiver = next;
-	p->takeovers++;
 	pthread_cond_broadcast(&p->parked);
 	return true;
 }
@@ -236,11 +235,10 @@ bool pool_may_block(void)
 	p = t->p;
 	pthread_mutex_lock(&p->lock);
 	t->waiting = true;
+	p->waits++;
 	v = atomic_load(&p->busy);
 	if (p->receiver == t && t->role == POOL_RECEIVER && !pool_takeover_locked(p, v, false))
 		pool_request_locked(p, v);
-	else if (t->partnering)
-		p->partner_waits++; /* the receiver receives meanwhile: as a takeover */
 	pthread_mutex_unlock(&p->lock);
 	return true;
 }
@@ -397,8 +395,10 @@ static void *pool_watch_main(void *arg)
 		p->want_spare = false;
 		p->want = 0;
 		/* The same call in progress at two ticks: it has taken a whole tick. */
-		if (v != 0 && v == last && pool_takeover_locked(p, v, true))
+		if (v != 0 && v == last && pool_takeover_locked(p, v, true)) {
+			p->slow++;
 			v = 0;
+		}
 		last = v;
 		last_seq = seq;
 		last_partner = partner;
@@ -663,7 +663,8 @@ static void pool_stats(const struct pool *p, struct unotify_supervise_stats *s)
 		.partner_calls = partner,
 		.partners = p->partners_formed,
 		.spread = p->spreads,
-		.taken_over = p->takeovers - p->spreads + p->partner_waits,
+		.waited = p->waits,
+		.slow = p->slow,
 	};
 }
 
@@ -711,7 +712,7 @@ static struct pool *pool_new(unotify_listener *l, const struct unotify_loop_ops 
 }
 
 int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
-		   const volatile bool *stop)
+		   const volatile bool *stop, struct unotify_supervise_stats *ret)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct pool *p = pool_new(l, ops, stop);
@@ -744,8 +745,8 @@ int pool_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 	}
 	pool_loop(&p->threads[0]);
 	pool_join(p);
-	if (ops->stats)
-		pool_stats(p, ops->stats);
+	if (ret)
+		pool_stats(p, ret);
 	r = p->error;
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	pool_free(p);

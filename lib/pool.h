@@ -85,9 +85,10 @@ struct pool {
 	uint64_t spread_woken;    /* when a spread gave the role away (under the lock) */
 	_Atomic uint64_t quiet_until; /* no spreading before: a spread's wake-up was slow */
 	_Atomic uint32_t cost[POOL_NR_MAX];
-	/* For ops->stats (under the lock). */
-	uint64_t partners_formed, spreads, takeovers; /* spreads are takeovers too */
-	uint64_t partner_waits;   /* the partner's calls that said they wait (pool_may_block) */
+	/* For unotify_supervise_counted (under the lock). */
+	uint64_t partners_formed, spreads;
+	uint64_t waits;           /* calls that said they may wait (pool_may_block) */
+	uint64_t slow;            /* calls taken over after a whole tick */
 	pthread_t watchdog;
 	struct pool_thread threads[];
 };

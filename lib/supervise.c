@@ -153,8 +153,8 @@ static int supervise_single(unotify_listener *l, const struct unotify_loop_ops *
 	}
 }
 
-int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
-		      const volatile bool *stop)
+int unotify_supervise_counted(unotify_listener *l, const struct unotify_loop_ops *ops,
+			      const volatile bool *stop, struct unotify_supervise_stats *ret)
 {
 	uint64_t calls = 0;
 	int r;
@@ -162,9 +162,15 @@ int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 	if (!ops || !ops->decide)
 		return -EINVAL;
 	if (ops->threads > 1)
-		return pool_supervise(l, ops, stop);
+		return pool_supervise(l, ops, stop, ret);
 	r = supervise_single(l, ops, stop, &calls);
-	if (ops->stats)
-		*ops->stats = (struct unotify_supervise_stats){ .threads = 1, .calls = calls };
+	if (ret)
+		*ret = (struct unotify_supervise_stats){ .threads = 1, .calls = calls };
 	return r;
+}
+
+int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
+		      const volatile bool *stop)
+{
+	return unotify_supervise_counted(l, ops, stop, NULL);
 }

@@ -256,19 +256,6 @@ typedef void (*unotify_replied_fn)(const struct seccomp_notif *req,
 				   const struct unotify_verdict *verdict, int reply_result,
 				   uint64_t ns, void *userdata);
 
-/*
- * What the supervising threads did, filled as unotify_supervise returns
- * (ops->stats). With one thread only threads and calls are set.
- */
-struct unotify_supervise_stats {
-	unsigned int threads;   /* threads that supervised, the caller's included */
-	uint64_t calls;         /* notifications received */
-	uint64_t partner_calls; /* of them, received by the partner: a second thread in RECV */
-	uint64_t partners;      /* times the partner formed (two target threads' calls met) */
-	uint64_t spread;        /* calls handed to another thread before their decision */
-	uint64_t taken_over;    /* calls that waited, or took a whole tick: finished aside */
-};
-
 struct unotify_loop_ops {
 	unotify_decide_fn decide;
 	unotify_replied_fn replied;
@@ -283,7 +270,6 @@ struct unotify_loop_ops {
 	 * milliseconds, is finished by its thread while another receives.
 	 */
 	unsigned int threads;
-	struct unotify_supervise_stats *stats; /* filled as unotify_supervise returns; or NULL */
 };
 
 /* The default of `unotify run --threads` and `unotifyd --sandbox-threads`. */
@@ -316,6 +302,24 @@ int unotify_reply_verdict(unotify_listener *l, uint64_t id, struct unotify_verdi
  */
 int unotify_supervise(unotify_listener *l, const struct unotify_loop_ops *ops,
 		      const volatile bool *stop);
+
+/* What the supervising threads did (unotify_supervise_counted). */
+struct unotify_supervise_stats {
+	unsigned int threads;   /* threads that supervised, the caller's included */
+	uint64_t calls;         /* notifications received */
+	uint64_t partner_calls; /* of them, received by the partner: a second thread in RECV */
+	uint64_t partners;      /* times the partner formed (two target threads' calls met) */
+	uint64_t spread;        /* calls handed to another thread before their decision */
+	uint64_t waited;        /* calls that said they may wait (a FIFO's open, a connect) */
+	uint64_t slow;          /* calls taken over after a whole tick of the watchdog's */
+};
+
+/*
+ * unotify_supervise, and then *ret says what its threads did (with one
+ * thread, only threads and calls count).
+ */
+int unotify_supervise_counted(unotify_listener *l, const struct unotify_loop_ops *ops,
+			      const volatile bool *stop, struct unotify_supervise_stats *ret);
 
 /* ---- Filters ---- */
 

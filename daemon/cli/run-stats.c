@@ -168,7 +168,7 @@ void run_stats_set_threads(struct run_stats *s, const struct unotify_supervise_s
 /*
  * How the calls were spread over supervising threads: whether target
  * threads calling at once were answered at once (the partner), and how
- * many calls waited, or took long enough, to be finished aside.
+ * many calls waited, or took so long that another thread took over.
  */
 static void run_stats_print_threads(FILE *out, const struct run_stats *s)
 {
@@ -181,10 +181,12 @@ static void run_stats_print_threads(FILE *out, const struct run_stats *s)
 	if (s->threads_max < 2)
 		return;
 	fprintf(out, "threads: a second receiver while target threads' calls met: formed %llu "
-		"time%s, received %llu calls; %llu calls spread to another thread, %llu finished "
-		"aside (they waited)\n", (unsigned long long)t->partners,
-		t->partners == 1 ? "" : "s", (unsigned long long)t->partner_calls,
-		(unsigned long long)t->spread, (unsigned long long)t->taken_over);
+		"time%s, received %llu calls\n", (unsigned long long)t->partners,
+		t->partners == 1 ? "" : "s", (unsigned long long)t->partner_calls);
+	fprintf(out, "threads: %llu calls spread to another thread; %llu said they may wait (a "
+		"FIFO, a connect); %llu taken over after a whole tick\n",
+		(unsigned long long)t->spread, (unsigned long long)t->waited,
+		(unsigned long long)t->slow);
 }
 
 void run_stats_print(const struct run_stats *cs, FILE *out)

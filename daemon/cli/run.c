@@ -575,7 +575,6 @@ static int run_supervise(struct run_state *s)
 		.replied = s->stats ? run_replied : NULL,
 		.userdata = &e,
 		.threads = s->o->threads,
-		.stats = s->stats ? &threads : NULL,
 	};
 	int r;
 
@@ -595,7 +594,7 @@ static int run_supervise(struct run_state *s)
 	    (r = audit_set_async(s->audit)) < 0)
 		fprintf(stderr, "unotify: warning: the audit trail is written on the round trip: %s\n",
 			strerror(-r));
-	r = unotify_supervise(s->listener, &ops, NULL);
+	r = unotify_supervise_counted(s->listener, &ops, NULL, s->stats ? &threads : NULL);
 	if (s->stats)
 		run_stats_set_threads(s->stats, &threads, s->o->threads);
 	run_syscounts_close(s);

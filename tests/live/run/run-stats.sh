@@ -110,7 +110,10 @@ expect_out "one program thread" "ok 1"
 expect_grep "how many threads supervised, and the calls they received" "$(threads_line 1)" \
 	'^threads: [0-9]+ supervised \(--threads 16\), 37 calls received$'
 expect_grep "one program thread's calls never meet: no second receiver" "$(threads_line 2)" \
-	'^threads: a second receiver while target threads.* calls met: formed 0 times, received 0 calls; 0 calls spread to another thread, 0 finished aside \(they waited\)$'
+	'^threads: a second receiver while target threads.* calls met: formed 0 times, received 0 calls$'
+# A call taken over after a tick is one a busy machine kept from its CPU: counted, not asserted.
+expect_grep "nor are its calls spread, and none said it may wait" "$(threads_line 3)" \
+	'^threads: 0 calls spread to another thread; 0 said they may wait \(a FIFO, a connect\); [0-9]+ taken over after a whole tick$'
 urun --stats --threads 1 --rule 'return getppid 42' --rule 'default allow' -- \
 	"$PROBE" threads 1 "$T/file" 37 42
 expect_grep "--threads 1: one thread" "$(threads_line 1)" \
@@ -118,6 +121,8 @@ expect_grep "--threads 1: one thread" "$(threads_line 1)" \
 [ -z "$(threads_line 2)" ] || fail "--threads 1 has no second receiver to report: $(threads_line 2)"
 if [ "$(nproc)" -lt 2 ]; then
 	skip_case "two program threads calling at once: one CPU here, and a second receiver needs two"
+elif ldd "$UNOTIFY" 2>/dev/null | grep -q libtsan; then
+	skip_case "two program threads calling at once: a meeting is a call found waiting within 2 us of the last reply, which a ThreadSanitizer build is too slow to see"
 else
 	# Two threads that do nothing but call: their calls meet within the
 	# first few, each time one finds the other's waiting.
@@ -126,19 +131,19 @@ else
 	expect_out "two program threads" "ok 2"
 	_line=$(threads_line 2)
 	_formed=$(printf '%s\n' "$_line" | sed -n 's/.*formed \([0-9]*\) time.*/\1/p')
-	_took=$(printf '%s\n' "$_line" | sed -n 's/.*received \([0-9]*\) calls;.*/\1/p')
+	_took=$(printf '%s\n' "$_line" | sed -n 's/.*received \([0-9]*\) calls$/\1/p')
 	[ "${_formed:-0}" -ge 1 ] && [ "${_took:-0}" -ge 1 ] ||
 		fail "two threads calling at once: expected a second receiver that took calls: '$_line'"
 	expect_grep "and all 6000 calls were received" "$(threads_line 1)" '6000 calls received$'
 fi
-# A FIFO's open waits for the other end: finished aside, while the other
-# end's open is received.
+# A FIFO's open waits for the other end, and says so: it is finished by
+# its thread while another receives the other end's open.
 mkfifo "$T/fifo"
 urun --stats --rule "deny openat path=$T/secret" --rule 'default allow' -- \
 	/bin/sh -c "cat '$T/fifo' & echo through >'$T/fifo'; wait"
 expect_out "the FIFO's two ends met" "through"
-expect_grep "the open that waited was finished aside" "$(threads_line 2)" \
-	' [1-9][0-9]* finished aside \(they waited\)$'
+expect_grep "the open that waited said so" "$(threads_line 3)" \
+	'; [1-9][0-9]* said they may wait \(a FIFO, a connect\); '
 
 say "== without --stats, no table"
 urun --rule 'return getppid 42' --rule 'default allow' -- "$PROBE" getppid
