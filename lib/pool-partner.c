@@ -13,7 +13,8 @@
  * woken once and goes straight to RECV, no call handed over. It lasts
  * POOL_PARTNER_CALLS calls after the last meeting, and then parks: one
  * target thread left calling pays for at most that many wasted wake-ups.
- * Calls that never meet (make -j1, one thread) never form it.
+ * One thread's calls never form it; make -j1's processes, which call one
+ * after another, seldom do.
  */
 #include "config.h"
 
@@ -52,7 +53,7 @@ bool pool_partner_form_locked(struct pool *p, bool create)
 	return true;
 }
 
-/* The first meeting: a parked thread, or one the watchdog makes (pool_watch_main). */
+/* The first meeting: a parked thread, or one the watchdog makes (pool_partner_asked_locked). */
 static void pool_partner_want(struct pool *p)
 {
 	pthread_mutex_lock(&p->lock);
@@ -64,6 +65,25 @@ static void pool_partner_want(struct pool *p)
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * The watchdog's part: the partner asked for, of a new thread if need be.
+ * None spare (every thread at the limit waits in a call): asked again at
+ * its next tick, while calls still meet, rather than at every meeting by
+ * the receiver, which would wake the watchdog each time.
+ */
+void pool_partner_asked_locked(struct pool *p)
+{
+	if (!p->want_partner)
+		return;
+	if (pool_partner_form_locked(p, true)) {
+		p->want_partner = false;
+	} else if (atomic_load(&p->done) ||
+		   atomic_load_explicit(&p->partner_left, memory_order_relaxed) == 0) {
+		p->want_partner = false;
+		atomic_store_explicit(&p->partnered, false, memory_order_relaxed);
+	}
 }
 
 /*

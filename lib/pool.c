@@ -387,9 +387,7 @@ static void *pool_watch_main(void *arg)
 		/* Asked for by a thread about to wait (pool_may_block), to spread, or to partner. */
 		if (p->want_spare)
 			pool_spare_locked(p, true);
-		if (p->want_partner && !pool_partner_form_locked(p, true))
-			atomic_store_explicit(&p->partnered, false, memory_order_relaxed);
-		p->want_partner = false;
+		pool_partner_asked_locked(p);
 		if (p->want && p->want == v && pool_takeover_locked(p, v, true))
 			v = 0;
 		p->want_spare = false;

@@ -137,6 +137,7 @@ void pool_spread_woken_locked(struct pool *p);
 
 /* pool-partner.c */
 bool pool_partner_form_locked(struct pool *p, bool create);
+void pool_partner_asked_locked(struct pool *p);
 void pool_partner_meet(struct pool *p, uint32_t pid, bool queued);
 uint64_t pool_partner_reply(struct pool_thread *t, struct unotify_verdict *v, uint64_t got);
 int pool_partner(struct pool_thread *t);
