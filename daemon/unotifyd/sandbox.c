@@ -313,23 +313,36 @@ static void sandbox_pin_root(struct sandbox *s, unotify_listener *l, int root_fd
 	}
 }
 
-/* The sandbox's end: its counts, and what the trail's budget held back (--log-limit). */
-static void sandbox_log_end(struct sandbox *s)
+/* What its supervising threads did (unotify run --stats prints the same). */
+static void sandbox_format_threads(const struct unotify_supervise_stats *t, char *buf,
+				   size_t size)
+{
+	snprintf(buf, size,
+		 "; threads: %u supervised, a second receiver formed %llu time%s (%llu calls), "
+		 "%llu calls spread, %llu said they may wait, %llu taken over after a tick",
+		 t->threads, (unsigned long long)t->partners, t->partners == 1 ? "" : "s",
+		 (unsigned long long)t->partner_calls, (unsigned long long)t->spread,
+		 (unsigned long long)t->waited, (unsigned long long)t->slow);
+}
+
+/* The sandbox's end: its counts, what the trail's budget held back (--log-limit), its threads. */
+static void sandbox_log_end(struct sandbox *s, const struct unotify_supervise_stats *t)
 {
 	unsigned long long notified = atomic_load(&s->enforcer.notifications);
 	unsigned long long denied = atomic_load(&s->enforcer.denials);
 	unsigned long long held = atomic_load(&s->enforcer.audit_limit.suppressed);
-	char limit[64];
+	char limit[64], threads[256];
 
+	sandbox_format_threads(t, threads, sizeof(threads));
 	if (!held || !s->enforcer.audit) {
-		log_client_info("sandbox %s ended: %llu notifications, %llu denials", s->id_shown,
-				notified, denied);
+		log_client_info("sandbox %s ended: %llu notifications, %llu denials%s", s->id_shown,
+				notified, denied, threads);
 		return;
 	}
 	audit_budget_format(audit_get_budget(s->enforcer.audit), limit, sizeof(limit));
 	log_client_info("sandbox %s ended: %llu notifications, %llu denials, %llu audit records "
-			"suppressed (--log-limit %s)",
-			s->id_shown, notified, denied, held, limit);
+			"suppressed (--log-limit %s)%s",
+			s->id_shown, notified, denied, held, limit, threads);
 }
 
 int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *p, int *conn)
@@ -339,6 +352,7 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 		.replied = sandbox_replied,
 		.threads = d->config.sandbox_threads,
 	};
+	struct unotify_supervise_stats threads = { 0 };
 	_cleanup_close_ int root_fd = p->root_fd;
 	unotify_listener *l = NULL;
 	struct audit_limit *shared;
@@ -380,13 +394,13 @@ int sandbox_run(struct daemon *d, int listener_fd, const struct sandbox_params *
 	ops.userdata = &s->enforcer;
 	shared = user_budget_get(&d->budgets, d->audit, p->registrant);
 	s->enforcer.audit_limit.shared = shared;
-	r = unotify_supervise(l, &ops, NULL);
+	r = unotify_supervise_counted(l, &ops, NULL, &threads);
 	if (r < 0)
 		log_client_error(
 			"sandbox %s: supervision failed: %s; its intercepted calls now fail "
 			"(ENOSYS)",
 			s->id_shown, strerror(-r));
-	sandbox_log_end(s);
+	sandbox_log_end(s, &threads);
 	sandbox_unlink(d, s);
 	unotify_listener_free(l);
 	sandbox_free(s);
