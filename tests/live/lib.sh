@@ -6,7 +6,7 @@
 # tap-driver.sh, so every case and every skip shows in the summary:
 #   - each check is one case: `ok N - what` (expect_*, or `say "ok: what"`);
 #   - a failure prints `not ok N - what` with the evidence and exits 1;
-#   - `skip_case why` skips one case and goes on (`ok N # SKIP why`);
+#   - `skip_case what why` skips one case and goes on (`ok N - what # SKIP why`);
 #   - `skip why` skips the rest of the test (`1..0 # SKIP why` when no case
 #     ran yet) and exits 77;
 #   - everything else (say, show_run) is a `# ` comment, so nothing a program
@@ -112,8 +112,9 @@ skip() {
 }
 
 # skip_case WHAT WHY: one case not run, reported as skipped; the test goes on.
+# (WHY missing: WHAT says both, rather than an unbound variable ending the test.)
 skip_case() {
-	tap_result ok "$1" "SKIP $2"
+	tap_result ok "$1" "SKIP ${2-$1}"
 }
 
 need_root() {

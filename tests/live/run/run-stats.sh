@@ -55,7 +55,7 @@ urun --stats --log-level none --rule 'return getppid 42' --rule 'default allow' 
 	"$PROBE" threads 1 "$T/file" 20 42
 expect_out "the program ran as usual" "ok 1"
 if printf '%s\n' "$ERR" | grep -q '^sys/call: not counted'; then
-	skip_case "own calls: $(printf '%s\n' "$ERR" | grep '^sys/call: ')"
+	skip_case "own calls" "$(printf '%s\n' "$ERR" | grep '^sys/call: ')"
 else
 	# A value answered with no trail: one RECV and one SEND, nothing else.
 	# The fewest is the count (the max is not: on a busy machine a call
@@ -120,9 +120,10 @@ expect_grep "--threads 1: one thread" "$(threads_line 1)" \
 	'^threads: 1 supervised \(--threads 1\), 37 calls received$'
 [ -z "$(threads_line 2)" ] || fail "--threads 1 has no second receiver to report: $(threads_line 2)"
 if [ "$(nproc)" -lt 2 ]; then
-	skip_case "two program threads calling at once: one CPU here, and a second receiver needs two"
+	skip_case "two program threads calling at once" "one CPU here, and a second receiver needs two"
 elif ldd "$UNOTIFY" 2>/dev/null | grep -q libtsan; then
-	skip_case "two program threads calling at once: a meeting is a call found waiting within 2 us of the last reply, which a ThreadSanitizer build is too slow to see"
+	skip_case "two program threads calling at once" \
+		"a meeting is a call found waiting within 2 us of the last reply, which a ThreadSanitizer build is too slow to see"
 else
 	# Two threads that do nothing but call: their calls meet within the
 	# first few, each time one finds the other's waiting.

@@ -55,7 +55,7 @@ fi
 say "== landlock: everything but /etc/shadow"
 capture "landlock" "$UNOTIFY" bench landlock -- sh -c "cat '$T/secret'; cat /etc/shadow >/dev/null"
 if printf '%s\n' "$ERR" | grep -q 'has no Landlock'; then
-	skip_case "landlock: this kernel has no Landlock"
+	skip_case "landlock" "this kernel has no Landlock"
 else
 	[ "$OUT" = "secret-of-the-test" ] || { show_run; fail "landlock: a file was not read"; }
 	[ "$RC" != 0 ] || { show_run; fail "landlock: /etc/shadow was read"; }
@@ -72,6 +72,6 @@ if command -v gcc >/dev/null && command -v make >/dev/null; then
 	expect_grep "a row for unotify, against the floor" "$OUT" '^unotify +[0-9.]+ .*x +[0-9.]+x$'
 	expect_grep "a row for the floor" "$OUT" '^floor +[0-9.]+ .* 1\.00x$'
 else
-	skip_case "build.sh: no gcc or make"
+	skip_case "build.sh" "no gcc or make"
 fi
 
