@@ -117,6 +117,19 @@ skip_case() {
 	tap_result ok "$1" "SKIP ${2-$1}"
 }
 
+# no_second_receiver PROGRAM: why a second supervising thread in RECV (the
+# pool's partner) cannot be seen to form here, or nothing. It needs two
+# CPUs, and two calls meeting: one found waiting within 2 us of the last
+# reply, which a ThreadSanitizer build of PROGRAM is too slow to see.
+no_second_receiver() {
+	if [ "$(nproc)" -lt 2 ]; then
+		echo "one CPU here, and a second receiver needs two"
+	elif ldd "$1" 2>/dev/null | grep -q libtsan; then
+		echo "a meeting is a call found waiting within 2 us of the last reply," \
+			"which a ThreadSanitizer build is too slow to see"
+	fi
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
 }

@@ -36,11 +36,9 @@ done
 # Each sandbox's end says what its supervising threads did.
 expect_log "the ended line counts the sandbox's threads" \
 	'sandbox .* ended: [0-9]+ notifications, [0-9]+ denials; threads: [0-9]+ supervised, a second receiver formed [0-9]+ times? \([0-9]+ calls\), [0-9]+ calls spread, [0-9]+ said they may wait, [0-9]+ taken over after a tick$'
-if [ "$(nproc)" -lt 2 ]; then
-	skip_case "threads calling at once had a second receiver" "one CPU here, and it needs two"
-elif ldd "$UNOTIFYD" 2>/dev/null | grep -q libtsan; then
-	skip_case "threads calling at once had a second receiver" \
-		"a meeting is a call found waiting within 2 us of the last reply, which a ThreadSanitizer build is too slow to see"
+why=$(no_second_receiver "$UNOTIFYD")
+if [ -n "$why" ]; then
+	skip_case "threads calling at once had a second receiver" "$why"
 else
 	expect_log "threads calling at once had a second receiver" \
 		'ended: .*; threads: [0-9]+ supervised, a second receiver formed [1-9][0-9]* times? \([1-9][0-9]* calls\)'

@@ -119,11 +119,9 @@ urun --stats --threads 1 --rule 'return getppid 42' --rule 'default allow' -- \
 expect_grep "--threads 1: one thread" "$(threads_line 1)" \
 	'^threads: 1 supervised \(--threads 1\), 37 calls received$'
 [ -z "$(threads_line 2)" ] || fail "--threads 1 has no second receiver to report: $(threads_line 2)"
-if [ "$(nproc)" -lt 2 ]; then
-	skip_case "two program threads calling at once" "one CPU here, and a second receiver needs two"
-elif ldd "$UNOTIFY" 2>/dev/null | grep -q libtsan; then
-	skip_case "two program threads calling at once" \
-		"a meeting is a call found waiting within 2 us of the last reply, which a ThreadSanitizer build is too slow to see"
+_why=$(no_second_receiver "$UNOTIFY")
+if [ -n "$_why" ]; then
+	skip_case "two program threads calling at once" "$_why"
 else
 	# Two threads that do nothing but call: their calls meet within the
 	# first few, each time one finds the other's waiting.
