@@ -8,6 +8,11 @@
  * link's text or a stat written to the wrong thread, or one thread's
  * verdict given to another, shows here: each thread checks only its own.
  * Prints "ok N", or "fail F of N*ITER" and the first wrong answer.
+ *
+ * threads-own N DIR ITER PHASES: the same PHASES times, each time after
+ * thread 0 alone made OWN_ALONE rounds of its calls: the supervisor's
+ * second receiver (formed while the threads' calls meet) parks while one
+ * thread calls, and forms again, each time with the answers checked.
  */
 #include "config.h"
 
@@ -23,6 +28,7 @@
 #include "probe.h"
 
 #define OWN_MAX 64
+#define OWN_ALONE 300 /* rounds of 4 calls: more than the 1,024 a second receiver outlasts */
 
 struct own_shared {
 	pthread_barrier_t start;
@@ -108,12 +114,10 @@ static bool own_denied(struct own_thread *t)
 	return true;
 }
 
-static void *own_worker(void *arg)
+/* Rounds of the thread's four calls, each round that got a wrong answer counted. */
+static void own_rounds(struct own_thread *t, long rounds)
 {
-	struct own_thread *t = arg;
-
-	pthread_barrier_wait(&t->s->start);
-	for (long i = 0; i < t->s->iterations; i++) {
+	for (long i = 0; i < rounds; i++) {
 		bool ok = own_open(t);
 
 		ok &= own_readlink(t);
@@ -122,7 +126,26 @@ static void *own_worker(void *arg)
 		if (!ok)
 			atomic_fetch_add(&t->s->failures, 1);
 	}
+}
+
+static void *own_worker(void *arg)
+{
+	struct own_thread *t = arg;
+
+	pthread_barrier_wait(&t->s->start);
+	own_rounds(t, t->s->iterations);
 	return NULL;
+}
+
+/* The N threads at once, ITER rounds each; -1 when one cannot start. */
+static int own_together(struct own_thread *threads, long n)
+{
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&threads[i].tid, NULL, own_worker, &threads[i]) != 0)
+			return -1;
+	for (int i = 0; i < n; i++)
+		pthread_join(threads[i].tid, NULL);
+	return 0;
 }
 
 /* The names and the expected answers of thread i; -1 when DIR lacks its files. */
@@ -149,25 +172,28 @@ static int probe_cmd_threads_own(int argc, char **argv)
 {
 	static struct own_thread threads[OWN_MAX];
 	struct own_shared s = {.reported = ATOMIC_FLAG_INIT};
-	long n;
+	long n, phases = 0;
 
-	if (argc != 3 || probe_parse_long(argv[0], &n) < 0 || n < 1 || n > OWN_MAX ||
-	    probe_parse_long(argv[2], &s.iterations) < 0 || s.iterations < 1)
+	if ((argc != 3 && argc != 4) || probe_parse_long(argv[0], &n) < 0 || n < 1 ||
+	    n > OWN_MAX || probe_parse_long(argv[2], &s.iterations) < 0 || s.iterations < 1 ||
+	    (argc == 4 && (probe_parse_long(argv[3], &phases) < 0 || phases < 1)))
 		return 2;
 	s.dir = argv[1];
 	for (int i = 0; i < n; i++)
 		if (own_prepare(&threads[i], &s, i) < 0)
 			return 2;
 	pthread_barrier_init(&s.start, NULL, (unsigned int)n);
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&threads[i].tid, NULL, own_worker, &threads[i]) != 0)
+	for (long phase = 0; phase < (phases ? phases : 1); phase++) {
+		if (phases)
+			own_rounds(&threads[0], OWN_ALONE);
+		if (own_together(threads, n) < 0)
 			return 3;
-	for (int i = 0; i < n; i++)
-		pthread_join(threads[i].tid, NULL);
+	}
 	if (atomic_load(&s.failures) == 0)
 		printf("ok %ld\n", n);
 	else
-		printf("fail %ld of %ld\n", atomic_load(&s.failures), n * s.iterations);
+		printf("fail %ld of %ld\n", atomic_load(&s.failures),
+		       (phases ? phases : 1) * (n * s.iterations + (phases ? OWN_ALONE : 0)));
 	return 0;
 }
 

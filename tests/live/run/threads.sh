@@ -75,4 +75,22 @@ say "== 2 threads x 2000 iterations"
 urun --policy "$T/own.policy" -- "$PROBE" threads-own 2 "$T/own" 2000
 expect_out "2 threads, each answer its own" "ok 2"
 
+say "== the second receiver parks while one thread calls, and forms again, 6 times"
+# Thread 0 alone (1,200 calls: the partner parks after 1,024 without a
+# meeting), then 4 threads at once (it forms again), each answer checked,
+# the denied file tried in every round.
+urun --stats --policy "$T/own.policy" -- "$PROBE" threads-own 4 "$T/own" 200 6
+expect_out "4 threads in 6 phases, each answer its own, the denied file never opened" "ok 4"
+_formed=$(printf '%s\n' "$ERR" | sed -n 's/^threads: a second receiver.*formed \([0-9]*\) time.*/\1/p')
+_why=$(no_second_receiver "$UNOTIFY")
+if [ -n "$_why" ]; then
+	skip_case "a second receiver formed" "$_why"
+elif [ "${_formed:-0}" -ge 1 ]; then
+	say "ok: a second receiver formed $_formed times"
+else
+	fail "no second receiver formed: $(printf '%s\n' "$ERR" | grep '^threads:')"
+fi
+urun --policy "$T/own.policy" -- "$PROBE" threads-own 8 "$T/own" 100 3
+expect_out "8 threads in 3 phases" "ok 8"
+
 say "PASS: threads"
